@@ -1,0 +1,1 @@
+"""metric-conformance engine: cases, adapter protocol, runner, reports, CLI."""

@@ -1,0 +1,248 @@
+"""Golden case files: loading, validation and re-derivation by the oracle.
+
+A case file (format ``metric-conformance-cases``, version 1) holds cases with
+a stable opaque id, a present-tense description, a source, tags from the
+registry (``golden/tags.json``), the metric, its conventions, the inputs and
+the expected exact value (with statistics, parts, printed text and the hand
+derivation). ``check_cases`` lints every file: schema, unique ids, known tags,
+valid conventions, and every expected value re-derived by the oracle.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterator
+
+from oracle.conventions import ConventionError, InputError, _jsonable
+from oracle.exact import Undefined, parse_exact, places, same_value
+from oracle.registry import get_metric
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+SCHEMA = GOLDEN / "schema" / "case-file.schema.json"
+TAGS = GOLDEN / "tags.json"
+
+
+class CaseFileError(ValueError):
+    """A case file that does not parse or does not validate; names file and case."""
+
+
+@dataclass
+class Case:
+    id: str
+    description: str
+    source: dict
+    tags: list
+    metric: str
+    conventions: dict
+    inputs: dict
+    expected: dict
+    file: str = ""
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}#{self.id}"
+
+    def expected_value(self):
+        return parse_expected(self.expected["value"])
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "description": self.description, "source": self.source, "tags": self.tags,
+                "metric": self.metric, "conventions": self.conventions, "inputs": self.inputs,
+                "expected": self.expected}
+
+
+def parse_expected(text: str):
+    t = text.strip()
+    if t.startswith("undefined(") and t.endswith(")"):
+        return Undefined(t[len("undefined("):-1])
+    return parse_exact(t)
+
+
+def case_files(root: Path | None = None) -> list[Path]:
+    root = root or GOLDEN
+    return sorted(p for sub in ("documents", "topics") for p in (root / sub).glob("*.json"))
+
+
+def _schema_validator():
+    import jsonschema
+    with open(SCHEMA, encoding="utf-8") as f:
+        schema = json.load(f)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def load_file(path: Path, validate: bool = True) -> list[Case]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except json.JSONDecodeError as e:
+        raise CaseFileError(f"{path}: line {e.lineno} column {e.colno}: {e.msg}") from None
+    except OSError as e:
+        raise CaseFileError(f"{path}: {e.strerror}") from None
+    if validate:
+        errors = sorted(_schema_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+        if errors:
+            e = errors[0]
+            loc = "/".join(str(p) for p in e.absolute_path) or "(top level)"
+            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+            raise CaseFileError(f"{path}: at {loc}: {e.message}{more}")
+    name = path.name
+    return [Case(c["id"], c["description"], c["source"], c["tags"], c["metric"], c.get("conventions", {}),
+                 c["inputs"], c["expected"], name) for c in data["cases"]]
+
+
+def load_cases(paths=None, metric: str | None = None) -> list[Case]:
+    cases: list[Case] = []
+    for p in (paths or case_files()):
+        cases.extend(load_file(Path(p)))
+    if metric:
+        cases = [c for c in cases if c.metric == metric]
+    return cases
+
+
+def load_case_json(path: Path) -> Case:
+    """A single case written as JSON (as `oracle CASE.json` and `compare` take), or a
+    one-case file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except json.JSONDecodeError as e:
+        raise CaseFileError(f"{path}: line {e.lineno} column {e.colno}: {e.msg}") from None
+    except OSError as e:
+        raise CaseFileError(f"{path}: {e.strerror}") from None
+    if isinstance(data, dict) and "cases" in data:
+        if len(data["cases"]) != 1:
+            raise CaseFileError(f"{path}: holds {len(data['cases'])} cases; give one (or use `run`)")
+        data = data["cases"][0]
+    if not isinstance(data, dict) or "metric" not in data or "inputs" not in data:
+        raise CaseFileError(f"{path}: a case needs at least 'metric' and 'inputs'")
+    return Case(data.get("id", "adhoc"), data.get("description", ""), data.get("source", {}), data.get("tags", []),
+                data["metric"], data.get("conventions", {}), data["inputs"], data.get("expected", {}), path.name)
+
+
+def load_tags() -> dict:
+    with open(TAGS, encoding="utf-8") as f:
+        return json.load(f)["tags"]
+
+
+@dataclass
+class CheckProblem:
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+def rederive(case: Case) -> list[str]:
+    """Problems found when the oracle re-derives the case's expected values."""
+    problems: list[str] = []
+    try:
+        result = get_metric(case.metric).compute(case.inputs, case.conventions)
+    except (InputError, ConventionError) as e:
+        exp = case.expected.get("value", "")
+        if exp.startswith("error("):
+            return []
+        return [f"oracle refused the case: {type(e).__name__}: {e}"]
+    exp_text = case.expected["value"]
+    try:
+        expected = parse_expected(exp_text)
+    except ValueError as e:
+        return [f"expected.value: {e}"]
+    if not same_value(expected, result.value):
+        problems.append(f"value: expected {exp_text}, oracle derives {result.to_json(12)['value']}")
+    stats = _jsonable(result.stats)
+    for k, v in case.expected.get("stats", {}).items():
+        if k not in stats:
+            problems.append(f"stats.{k}: the oracle has no such statistic (has {', '.join(stats)})")
+        elif not _same_json(v, stats[k]):
+            problems.append(f"stats.{k}: expected {v!r}, oracle derives {stats[k]!r}")
+    for k, v in case.expected.get("parts", {}).items():
+        if k not in result.parts:
+            problems.append(f"parts.{k}: the oracle has no such part (has {', '.join(result.parts)})")
+            continue
+        got = result.parts[k]
+        if isinstance(v, str):
+            try:
+                ok = same_value(parse_expected(v), got)
+            except (ValueError, TypeError) as e:
+                problems.append(f"parts.{k}: {e}")
+                continue
+            if not ok:
+                problems.append(f"parts.{k}: expected {v}, oracle derives {_jsonable(got)}")
+        elif not _same_json(v, _jsonable(got)):
+            problems.append(f"parts.{k}: expected {v!r}, oracle derives {_jsonable(got)!r}")
+    for k, text in case.expected.get("printed", {}).items():
+        x = result.value if k == "value" else result.parts.get(k)
+        if x is None:
+            problems.append(f"printed.{k}: no such value or part")
+            continue
+        ndp = len(text.split(".")[1]) if "." in text else 0
+        if not printed_matches(x, text, ndp):
+            problems.append(f"printed.{k}: the document prints {text}, the exact value rounds to {places(x, ndp)}")
+    return problems
+
+
+def printed_matches(x, text: str, ndp: int) -> bool:
+    """True when |x - printed| <= half a unit in the last printed place (a printed
+    half-way value may have been rounded either way by the printing float code)."""
+    if places(x, ndp) == text:
+        return True
+    from oracle.exact import interval
+    lo, hi = interval(x, 256)
+    p = Fraction(text)
+    half = Fraction(1, 2 * 10 ** ndp)
+    return abs(lo - p) <= half and abs(hi - p) <= half
+
+
+def _same_json(a, b) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        try:
+            return same_value(parse_expected(a), parse_expected(b))
+        except (ValueError, TypeError):
+            return a == b
+    if isinstance(a, (int,)) and isinstance(b, str) or isinstance(a, str) and isinstance(b, int):
+        try:
+            return Fraction(str(a)) == Fraction(str(b))
+        except ValueError:
+            return False
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    return a == b
+
+
+def check_cases(paths=None) -> list[CheckProblem]:
+    """Lint the golden files: schema, unique ids, registered tags, known metrics and
+    knobs, and every expected value re-derived by the oracle."""
+    problems: list[CheckProblem] = []
+    tags = load_tags()
+    seen: dict[str, str] = {}
+    for p in (paths or case_files()):
+        p = Path(p)
+        try:
+            cases = load_file(p)
+        except CaseFileError as e:
+            problems.append(CheckProblem(p.name, str(e)))
+            continue
+        for c in cases:
+            if c.id in seen:
+                problems.append(CheckProblem(c.where, f"id {c.id} is already used in {seen[c.id]}"))
+            seen[c.id] = c.where
+            for t in c.tags:
+                if t not in tags:
+                    problems.append(CheckProblem(c.where, f"tag {t!r} is not in golden/tags.json"))
+            if not c.description[:1].isupper() or not c.description.rstrip().endswith("."):
+                problems.append(CheckProblem(c.where, "description: one sentence, capitalised, ending with '.'"))
+            try:
+                get_metric(c.metric).settings(c.conventions)
+            except ConventionError as e:
+                problems.append(CheckProblem(c.where, str(e)))
+                continue
+            if "derivation" not in c.expected and "document" not in c.source:
+                problems.append(CheckProblem(c.where, "expected.derivation: a case not printed in a document needs its hand derivation"))
+            for msg in rederive(c):
+                problems.append(CheckProblem(c.where, msg))
+    return problems

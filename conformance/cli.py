@@ -1,0 +1,278 @@
+"""The ``metric-conformance`` command.
+
+Exit status: 0 when nothing unexpected happened; 1 when a test failed or
+errored (or, with --strict, a known failure started passing), or `check`
+found problems; 2 for usage and configuration errors.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def _progress_printer(stream):
+    tty = stream.isatty()
+
+    def show(msg: str):
+        if tty:
+            stream.write("\r\033[K" + msg[:200])
+        else:
+            stream.write(msg + "\n")
+        stream.flush()
+    return show
+
+
+def _load_adapters(names: list[str] | None):
+    from adapters import builtin_adapters, load_adapter
+    if not names:
+        available, unavailable = builtin_adapters()
+        return available, {n: n for n in available}, unavailable
+    out, specs, unavailable = {}, {}, []
+    for n in names:
+        try:
+            a = load_adapter(n)
+        except (ImportError, AttributeError, ValueError, KeyError) as e:
+            raise UsageError(f"--adapter {n}: {e}") from None
+        ok, why = a.available()
+        if not ok:
+            unavailable.append((a.name, why))
+            continue
+        out[a.name] = a
+        specs[a.name] = n
+    return out, specs, unavailable
+
+
+def cmd_run(args) -> int:
+    from oracle.registry import metric_names
+    from . import report as R
+    from .runner import default_jobs, run_all
+    for m in args.metric or []:
+        if m not in metric_names():
+            from oracle.conventions import nearest
+            raise UsageError(f"--metric {m}: unknown metric" + nearest(m, metric_names()))
+    adapters, specs, unavailable = _load_adapters(args.adapter)
+    if not adapters:
+        print("no adapter is available: " + "; ".join(f"{n}: {w}" for n, w in unavailable), file=sys.stderr)
+        return EXIT_USAGE
+    jobs = args.jobs if args.jobs else default_jobs()
+    progress = None if args.quiet else _progress_printer(sys.stderr)
+    records = run_all(adapters, specs, metrics=args.metric, examples=args.examples, jobs=jobs,
+                      case_paths=args.cases, progress=progress)
+    if progress and sys.stderr.isatty():
+        sys.stderr.write("\n")
+    head = R.header([a.info().to_json() for a in adapters.values()], unavailable,
+                    {"examples": args.examples, "metrics": args.metric, "strict": args.strict})
+    track_lines = None
+    if args.track:
+        from .tracking import changes_since
+        track_lines = changes_since(args.track, records)
+    report_path = args.report
+    R.write_all(records, head, jsonl=report_path, md=args.markdown, junit_path=args.junit)
+    if track_lines is not None:
+        print("\n".join(track_lines) if track_lines else f"no change since {args.track}")
+    else:
+        print(R.console(records, head, verbose=args.verbose))
+    written = [p for p in (report_path, args.markdown, args.junit) if p]
+    if written:
+        print("report written: " + ", ".join(str(p) for p in written), file=sys.stderr)
+    unexpected = [r for r in records if r.outcome in ("fail", "error")]
+    fixed = [r for r in records if r.kind == "known" and r.outcome == "pass"]
+    if unexpected or (args.strict and fixed):
+        return EXIT_UNEXPECTED
+    return EXIT_OK
+
+
+def cmd_list(args) -> int:
+    from oracle.registry import get_metric, metric_names
+    from adapters import builtin_adapters
+    metrics = [get_metric(n).describe() for n in metric_names()]
+    available, unavailable = builtin_adapters()
+    adapters = [dict(a.info().to_json(), profiles={m: a.profile(m) for m in a.metrics()})
+                for a in available.values()]
+    if args.json:
+        print(json.dumps({"metrics": metrics, "adapters": adapters,
+                          "unavailable": [{"adapter": n, "reason": r} for n, r in unavailable]}, indent=2))
+        return EXIT_OK
+    print("metrics:")
+    for m in metrics:
+        print(f"  {m['name']:<14} {m['summary']}")
+        for k in m["knobs"]:
+            choices = "|".join(k.get("choices", [])) or k["kind"]
+            print(f"      {k['name']:<16} default {k['default']:<16} {choices}")
+        print(f"      signature: {m['default_signature']}")
+    print("adapters:")
+    for a in adapters:
+        print(f"  {a['name']:<10} {a['library']} {a['version']}  metrics: {', '.join(a['metrics'])}")
+    for n, r in unavailable:
+        print(f"  {n:<10} unavailable: {r}")
+    return EXIT_OK
+
+
+def _case_from_args(args):
+    from .cases import load_case_json, load_cases, case_files, Case
+    if args.case:
+        ref = args.case
+        if "#" in ref:
+            fname, cid = ref.split("#", 1)
+            path = Path(fname)
+            candidates = [path] if path.exists() else [p for p in case_files() if p.name == path.name]
+            if not candidates:
+                raise UsageError(f"{fname}: no such case file")
+            for c in load_cases(candidates):
+                if c.id == cid:
+                    return c
+            raise UsageError(f"{ref}: no case with id {cid}")
+        p = Path(ref)
+        if not p.exists():
+            raise UsageError(f"{ref}: no such file")
+        return load_case_json(p)
+    if not args.metric or args.inputs is None:
+        raise UsageError("give CASE.json (or FILE#ID), or --metric with --inputs")
+    try:
+        inputs = json.loads(args.inputs)
+        conventions = json.loads(args.conventions) if args.conventions else {}
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--inputs/--conventions: not JSON: {e}") from None
+    return Case("adhoc", "", {}, [], args.metric, conventions, inputs, {}, "command line")
+
+
+def cmd_oracle(args) -> int:
+    from oracle.registry import get_metric
+    from oracle.exact import to_sympy, Expr
+    case = _case_from_args(args)
+    result = get_metric(case.metric).compute(case.inputs, case.conventions)
+    out = {"case": case.id, **result.to_json(args.digits)}
+    if isinstance(result.value, Expr) and args.sympy:
+        out["sympy"] = str(to_sympy(result.value))
+    print(json.dumps(out, indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def cmd_compare(args) -> int:
+    from oracle.registry import get_metric
+    from .judge import judge
+    from .known import KnownIndex, load_known
+    case = _case_from_args(args)
+    adapters, _, unavailable = _load_adapters([args.adapter])
+    if not adapters:
+        raise UsageError(f"--adapter {args.adapter}: {unavailable[0][1] if unavailable else 'unavailable'}")
+    a = next(iter(adapters.values()))
+    m = get_metric(case.metric)
+    settings = m.settings(case.conventions)
+    v = judge(a, case.metric, settings, case.inputs)
+    known = KnownIndex(a, load_known(a.name))
+    kf = None
+    if v.status in ("disagree", "error"):
+        kf = known.for_case(case.id, case.metric) or known.recognise(case.metric, settings, case.inputs, v.reproducing)
+    out = {"case": case.id, "adapter": a.name, "library": a.library, "version": a.version(),
+           "metric": case.metric, "signature": m.signature(settings),
+           "library_signature": m.signature(a.profile(case.metric)),
+           "verdict": v.status, "exact": v.exact, "digits": v.digits, "library_value": v.library_value,
+           "comparison": v.comparison.to_json() if v.comparison else None,
+           "first_differing_statistic": v.first_differing_statistic, "explanation": v.explanation,
+           "reproducing_knobs": v.reproducing, "message": v.message,
+           "known_failure": kf.id if kf else None}
+    print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
+    return EXIT_OK if v.status in ("agree", "not-applicable", "skipped") else EXIT_UNEXPECTED
+
+
+def cmd_check(args) -> int:
+    from .cases import check_cases, load_cases
+    problems = check_cases(args.files or None)
+    n = len(load_cases(args.files or None)) if not problems else None
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} problem(s)", file=sys.stderr)
+        return EXIT_UNEXPECTED
+    print(f"ok: {n} cases, schema valid, ids unique, tags registered, every expected value re-derived")
+    return EXIT_OK
+
+
+def cmd_bench(args) -> int:
+    from .bench import main as bench_main
+    return bench_main(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="metric-conformance", description=(
+        "The referee for ML evaluation metrics: exact oracle values, golden cases, and "
+        "conformance tests of metric libraries."))
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="judge the installed adapters on golden cases and property tests")
+    r.add_argument("--adapter", action="append", help="adapter name or package.module:object (repeatable)")
+    r.add_argument("--metric", action="append", help="only this metric (repeatable)")
+    r.add_argument("--examples", type=int, default=50, help="hypothesis examples per property (default 50)")
+    r.add_argument("--report", default="reports/conformance.jsonl", help="JSON lines report (default %(default)s)")
+    r.add_argument("--markdown", help="also write a Markdown report")
+    r.add_argument("--junit", help="also write a JUnit XML report")
+    r.add_argument("--jobs", type=int, default=0, help="processes (default: all cores)")
+    r.add_argument("--strict", action="store_true", help="a known failure that passes is unexpected")
+    r.add_argument("--track", help="print only what changed since this stored JSONL report")
+    r.add_argument("--cases", action="append", help="case files (default: all golden files)")
+    r.add_argument("--verbose", action="store_true", help="print known failures in full")
+    r.add_argument("--quiet", action="store_true", help="no progress display")
+    r.set_defaults(fn=cmd_run)
+
+    l = sub.add_parser("list", help="metrics with their knobs, adapters with versions")
+    l.add_argument("--json", action="store_true")
+    l.set_defaults(fn=cmd_list)
+
+    for name, fn, helptext in (("oracle", cmd_oracle, "the exact value of a case, as JSON"),
+                               ("compare", cmd_compare, "judge one adapter on one case, as JSON")):
+        c = sub.add_parser(name, help=helptext)
+        c.add_argument("case", nargs="?", help="CASE.json, or a golden FILE#ID")
+        c.add_argument("--metric")
+        c.add_argument("--inputs", help="inputs as JSON")
+        c.add_argument("--conventions", help="knob settings as JSON")
+        if name == "oracle":
+            c.add_argument("--digits", type=int, default=40, help="certified significant digits (default 40)")
+            c.add_argument("--sympy", action="store_true", help="also print the sympy form")
+        else:
+            c.add_argument("--adapter", required=True)
+        c.set_defaults(fn=fn)
+
+    k = sub.add_parser("check", help="lint the golden files and re-derive every expected value")
+    k.add_argument("files", nargs="*")
+    k.set_defaults(fn=cmd_check)
+
+    b = sub.add_parser("bench", help="time the oracle against the peer libraries")
+    b.add_argument("--repeat", type=int, default=5)
+    b.add_argument("--workload", action="append", help="only these workloads")
+    b.add_argument("--output", help="write the results as JSON")
+    b.set_defaults(fn=cmd_bench)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from oracle.conventions import ConventionError, InputError
+    from .cases import CaseFileError
+    try:
+        return args.fn(args)
+    except UsageError as e:
+        print(f"metric-conformance {args.command}: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except (ConventionError, CaseFileError) as e:
+        print(f"metric-conformance {args.command}: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except InputError as e:
+        print(f"metric-conformance {args.command}: bad input: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted; no report written", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""Known failures: each adapter's recorded disagreements with the oracle.
+
+Stored as data beside the adapter (``adapters/known_failures/<adapter>.json``):
+the minimal input, the conventions it was run under, the exact value, the
+library's value, and the explanation: ``kind: convention`` with the knob
+settings that reproduce the library's value, or ``kind: defect`` with the
+adapter's classifier that recognises the defect on other inputs.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+KNOWN_DIR = Path(__file__).resolve().parent.parent / "adapters" / "known_failures"
+
+
+@dataclass
+class KnownFailure:
+    id: str
+    adapter: str
+    metric: str
+    kind: str
+    title: str
+    conventions: dict
+    inputs: dict
+    exact: str
+    library_value: object
+    explanation: str
+    knobs: dict = field(default_factory=dict)
+    classifier: str | None = None
+    cases: list = field(default_factory=list)
+    upstream: str | None = None
+
+    def to_json(self) -> dict:
+        d = {"id": self.id, "metric": self.metric, "kind": self.kind, "title": self.title,
+             "conventions": self.conventions, "inputs": self.inputs, "exact": self.exact,
+             "library_value": self.library_value, "explanation": self.explanation}
+        if self.knobs:
+            d["knobs"] = self.knobs
+        if self.classifier:
+            d["classifier"] = self.classifier
+        if self.cases:
+            d["cases"] = self.cases
+        d["upstream"] = self.upstream
+        return d
+
+
+def known_path(adapter: str, directory: Path | None = None) -> Path:
+    return (directory or KNOWN_DIR) / f"{adapter}.json"
+
+
+def load_known(adapter: str, directory: Path | None = None) -> list[KnownFailure]:
+    path = known_path(adapter, directory)
+    if not path.exists():
+        return []
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    out = []
+    for i, e in enumerate(data.get("entries", [])):
+        try:
+            out.append(KnownFailure(
+                id=e["id"], adapter=adapter, metric=e["metric"], kind=e["kind"], title=e.get("title", ""),
+                conventions=e.get("conventions", {}), inputs=e["inputs"], exact=e["exact"],
+                library_value=e.get("library_value"), explanation=e.get("explanation", ""),
+                knobs=e.get("knobs", {}), classifier=e.get("classifier"), cases=e.get("cases", []),
+                upstream=e.get("upstream")))
+        except KeyError as k:
+            raise ValueError(f"{path}: entries[{i}] lacks {k}") from None
+    return out
+
+
+class KnownIndex:
+    """Recognises findings as known failures of one adapter."""
+
+    def __init__(self, adapter, entries: list[KnownFailure]):
+        self.adapter = adapter
+        self.entries = entries
+        self.classifiers = adapter.defect_classifiers() if hasattr(adapter, "defect_classifiers") else {}
+
+    def for_case(self, case_id: str, metric: str) -> KnownFailure | None:
+        for e in self.entries:
+            if e.metric == metric and case_id in e.cases:
+                return e
+        return None
+
+    def recognise(self, metric: str, settings: Mapping, inputs: Mapping,
+                  reproducing: list[dict] | None) -> KnownFailure | None:
+        """The known failure that explains this disagreement, if any.
+
+        A convention entry matches when one of the knob settings that reproduce the
+        library's value (``reproducing``) equals the entry's knobs; a defect entry
+        matches when its classifier says the defect applies to this input."""
+        for e in self.entries:
+            if e.metric != metric:
+                continue
+            if e.kind == "convention" and reproducing:
+                if any(r == e.knobs for r in reproducing):
+                    return e
+            elif e.kind == "defect" and e.classifier:
+                pred = self.classifiers.get(e.classifier)
+                if pred is not None:
+                    try:
+                        if pred(metric, settings, inputs):
+                            return e
+                    except Exception:
+                        continue
+        return None
+
+
+def write_known(adapter_name: str, library: str, version: str, entries: list[KnownFailure],
+                directory: Path | None = None) -> Path:
+    path = known_path(adapter_name, directory)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"adapter": adapter_name, "library": library, "version": version,
+            "entries": [e.to_json() for e in entries]}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    return path

@@ -1,0 +1,98 @@
+"""Per-metric plans for the property templates: which inputs to draw, the
+value's bounds, the transformations that must not change it, and the inputs
+whose value is known without computing (a hypothesis equal to its reference).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Mapping
+
+from hypothesis import strategies as st
+
+from . import strategies as S
+
+
+@dataclass(frozen=True)
+class Plan:
+    metric: str
+    inputs: Callable[[Mapping], st.SearchStrategy]           # settings -> strategy of inputs
+    upper: Callable[[Mapping], Fraction] = lambda s: Fraction(1)
+    invariances: Mapping[str, Callable] = field(default_factory=dict)  # name -> (inputs, data) -> inputs
+    identity: Callable | None = None                          # (inputs, settings) -> (inputs', exact value) | None
+
+
+def _scale(s: Mapping) -> Fraction:
+    return Fraction(100) if s.get("scale") == "percent" else Fraction(1)
+
+
+def _permute_segments(inputs, data):
+    keys = [k for k in inputs if isinstance(inputs[k], list)]
+    n = len(inputs[keys[0]])
+    order = data.draw(st.permutations(range(n)), label="segment order")
+    return {k: ([inputs[k][i] for i in order] if k in keys else inputs[k]) for k in inputs}
+
+
+def _permute_references(inputs, data):
+    if "references" not in inputs:
+        return inputs
+    out = dict(inputs)
+    if "hypotheses" in inputs:
+        out["references"] = [data.draw(st.permutations(r), label="reference order") for r in inputs["references"]]
+    else:
+        out["references"] = data.draw(st.permutations(inputs["references"]), label="reference order")
+    return out
+
+
+def _bleu_identity(inputs, settings):
+    """Each hypothesis replaced by its first reference: BLEU is 1 when every
+    hypothesis has at least N tokens (all precisions 1, BP 1)."""
+    n = int(settings.get("order", "4"))
+    refs = inputs["references"] if "hypotheses" in inputs else [inputs["references"]]
+    firsts = [r[0] for r in refs]
+    # every tokenizer splits at least at whitespace, so N words give at least N tokens
+    if any(len(x.split()) < n for x in firsts):
+        return None
+    new = dict(inputs)
+    if "hypotheses" in inputs:
+        new["hypotheses"] = firsts
+    else:
+        new["hypothesis"] = firsts[0]
+    return new, _scale(settings)
+
+
+def _em_identity(inputs, settings):
+    new = dict(inputs)
+    new["predictions"] = [g[0] for g in inputs["references"]]
+    return new, Fraction(1)
+
+
+PLANS: dict[str, Plan] = {
+    "bleu": Plan(
+        "bleu",
+        lambda s: S.bleu_corpus(S.tricky_words if s.get("tokenizer") != "none" else S.words),
+        upper=_scale,
+        invariances={"segment-order": _permute_segments, "reference-order": _permute_references},
+        identity=_bleu_identity),
+    "sentence_bleu": Plan(
+        "sentence_bleu",
+        lambda s: S.sentence_bleu_inputs(S.tricky_words if s.get("tokenizer") != "none" else S.words),
+        upper=_scale,
+        invariances={"reference-order": _permute_references},
+        identity=_bleu_identity),
+    "exact_match": Plan(
+        "exact_match", lambda s: S.qa_items(),
+        invariances={"item-order": _permute_segments, "reference-order": _permute_references},
+        identity=_em_identity),
+    "squad_f1": Plan(
+        "squad_f1", lambda s: S.qa_items(),
+        invariances={"item-order": _permute_segments, "reference-order": _permute_references}),
+    "perplexity": Plan(
+        "perplexity", lambda s: S.token_probabilities(),
+        upper=lambda s: Fraction(10 ** 9),
+        invariances={"text-order": _permute_segments}),
+}
+
+
+def plan_for(metric: str) -> Plan | None:
+    return PLANS.get(metric)

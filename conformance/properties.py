@@ -1,0 +1,218 @@
+"""Property templates, written once against the adapter protocol.
+
+- ``oracle-equal``: the library equals the oracle under its declared profile
+  (and ``oracle-equal[knob=value]`` under each other setting it offers);
+- ``statistics``: its sufficient statistics equal the oracle's;
+- ``bounds``: the value lies within the metric's range;
+- ``invariance:<name>``: a transformation that must not change the value
+  (segment order, reference order) does not;
+- ``identity``: inputs whose value is known without computing (a hypothesis
+  equal to its reference) get that value.
+
+A disagreement that a known-failure entry explains is counted and does not
+stop the search, so hypothesis keeps looking for new ones; the first
+unexplained one is shrunk by hypothesis and reported with its minimal input.
+"""
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis.errors import Unsatisfiable
+
+from oracle.compare import compare
+from oracle.conventions import ConventionError, InputError
+from oracle.registry import get_metric
+
+from .explain import describe, explain
+from .judge import judge
+from .plans import plan_for
+from .protocol import Skip, Unsupported
+from .records import Record, reproduce_command
+
+
+class Finding(Exception):
+    """Raised inside a property to report a disagreement (carries the record fields)."""
+
+    def __init__(self, fields: dict):
+        super().__init__(fields.get("message", "finding"))
+        self.fields = fields
+
+
+def _variants(adapter, metric: str) -> list[tuple[str, dict]]:
+    prof = adapter.profile(metric)
+    caps = adapter.capabilities.get(metric, {})
+    out = []
+    m = get_metric(metric)
+    for knob, allowed in caps.items():
+        if isinstance(allowed, tuple):
+            for v in allowed:
+                if v != prof.get(knob):
+                    try:
+                        s = m.settings({**prof, knob: v})
+                    except ConventionError:
+                        continue
+                    if adapter.supports(metric, s) is None:
+                        out.append((f"{knob}={v}", s))
+    return out
+
+
+def property_names(adapter, metric: str) -> list[str]:
+    plan = plan_for(metric)
+    if plan is None or metric not in adapter.capabilities:
+        return []
+    names = ["oracle-equal"] + [f"oracle-equal[{v}]" for v, _ in _variants(adapter, metric)]
+    if metric in getattr(adapter, "statistics", ()):
+        names.append("statistics")
+    names.append("bounds")
+    names += [f"invariance:{k}" for k in plan.invariances]
+    if plan.identity:
+        names.append("identity")
+    return names
+
+
+def _settings_for(adapter, metric: str, prop: str) -> dict:
+    if prop.startswith("oracle-equal["):
+        want = prop[len("oracle-equal["):-1]
+        for v, s in _variants(adapter, metric):
+            if v == want:
+                return s
+        raise ConventionError(f"{prop}: no such variant")
+    return adapter.profile(metric)
+
+
+def _non_default(metric: str, settings: dict) -> dict:
+    default = get_metric(metric).settings({})
+    return {k: v for k, v in settings.items() if default.get(k) != v}
+
+
+def _call(adapter, configured, inputs):
+    try:
+        return adapter.run(configured, inputs).value, None
+    except Skip:
+        raise
+    except Exception as e:
+        return None, f"{type(e).__name__}: {e}"
+
+
+def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
+                 hypothesis_settings=None) -> Record:
+    m = get_metric(metric)
+    plan = plan_for(metric)
+    r = Record(adapter=adapter.name, library=adapter.library, version=adapter.version(), metric=metric,
+               kind="property", test=prop, outcome="pass", tolerance=str(adapter.tolerance(metric)))
+    r.description = _DESCRIPTIONS.get(prop.split("[")[0].split(":")[0], prop)
+    settings = _settings_for(adapter, metric, prop)
+    r.conventions = _non_default(metric, settings)
+    r.case_signature = m.signature(settings)
+    r.adapter_signature = m.signature(adapter.profile(metric))
+    configured = adapter.configure(metric, settings)
+    if isinstance(configured, Unsupported):
+        r.outcome, r.message = "not-applicable", configured.reason
+        return r
+    tol = adapter.tolerance(metric)
+    seen: dict[str, int] = {}
+    count = [0]
+
+    def known_or_raise(inputs, fields, reproducing=None):
+        kf = known.recognise(metric, settings, inputs, reproducing)
+        if kf:
+            seen[kf.id] = seen.get(kf.id, 0) + 1
+            return
+        fields["inputs"] = inputs
+        raise Finding(fields)
+
+    def check(data):
+        inputs = data.draw(plan.inputs(settings), label="inputs")
+        count[0] += 1
+        try:
+            m.compute(inputs, settings)
+        except (InputError, ConventionError):
+            from hypothesis import reject
+            reject()
+        base = prop.split("[")[0]
+        try:
+            if base in ("oracle-equal", "statistics"):
+                v = judge(adapter, metric, settings, inputs, explain_it=False, configured=configured)
+                if v.status == "skipped":
+                    from hypothesis import reject
+                    reject()
+                value_bad = v.status == "error" or (v.comparison is not None and not v.comparison.agrees)
+                stat_bad = bool(v.first_differing_statistic)
+                if (base == "oracle-equal" and value_bad) or (base == "statistics" and stat_bad):
+                    found = explain(metric, settings, inputs, v.library_value, tol) \
+                        if base == "oracle-equal" and isinstance(v.library_value, (int, float)) else []
+                    known_or_raise(inputs, {
+                        "exact": v.exact, "digits": v.digits, "library_value": v.library_value,
+                        "comparison": v.comparison.to_json() if v.comparison else {},
+                        "first_differing_statistic": v.first_differing_statistic,
+                        "explanation": describe(found) if base == "oracle-equal" else "a sufficient statistic differs",
+                        "reproducing_knobs": found,
+                        "message": v.message or ("value disagrees" if base == "oracle-equal" else "statistics differ"),
+                        "outcome": "error" if v.status == "error" else "fail"}, found)
+                return
+            value, err = _call(adapter, configured, inputs)
+            if err:
+                known_or_raise(inputs, {"library_value": f"raised {err}", "message": f"the library raised {err}",
+                                        "outcome": "error"})
+                return
+            if base == "bounds":
+                upper = plan.upper(settings)
+                if not (isinstance(value, (int, float)) and 0 <= Fraction(value) <= upper):
+                    known_or_raise(inputs, {"library_value": value,
+                                            "message": f"value {value!r} outside [0, {upper}]", "outcome": "fail"})
+            elif base == "invariance":
+                name = prop.split(":", 1)[1]
+                other = plan.invariances[name](inputs, data)
+                value2, err2 = _call(adapter, configured, other)
+                if err2 or compare(value2, Fraction(value), tol).verdict == "outside":
+                    known_or_raise(inputs, {"library_value": value,
+                                            "message": f"{name}: the value changes from {value!r} to {value2!r} "
+                                                       f"on the transformed input {other!r}", "outcome": "fail"})
+            elif base == "identity":
+                got = plan.identity(inputs, settings)
+                if got is None:
+                    return
+                new_inputs, expected = got
+                value3, err3 = _call(adapter, configured, new_inputs)
+                if err3 or not compare(value3, expected, tol).agrees:
+                    known_or_raise(new_inputs, {"library_value": value3 if not err3 else f"raised {err3}",
+                                                "exact": str(expected),
+                                                "message": f"a hypothesis equal to its reference scores {value3!r}, "
+                                                           f"not {expected}", "outcome": "fail"})
+        except Skip:
+            from hypothesis import reject
+            reject()
+
+    hs = hypothesis_settings or hsettings(
+        max_examples=examples, derandomize=True, database=None, deadline=None, print_blob=False,
+        suppress_health_check=list(HealthCheck))
+    test = hs(given(st.data())(check))
+    t0 = time.perf_counter()
+    try:
+        test()
+    except Finding as f:
+        for k, v in f.fields.items():
+            setattr(r, k, v)
+        r.reproduce = reproduce_command(adapter.name, metric, r.conventions, f.fields.get("inputs"))
+    except Unsatisfiable:
+        r.outcome, r.message = "skipped", "no generated input was accepted by the library and the oracle"
+    except Exception as e:
+        r.outcome, r.message = "error", f"engine error: {type(e).__name__}: {e}"
+    r.seconds = time.perf_counter() - t0
+    r.examples = count[0]
+    r.known_seen = sorted(seen)
+    if r.outcome == "pass" and seen:
+        r.message = "disagreements seen, all explained by known failures: " + ", ".join(
+            f"{k} x{v}" for k, v in sorted(seen.items()))
+    return r
+
+
+_DESCRIPTIONS = {
+    "oracle-equal": "The library's value equals the oracle's under the library's declared settings.",
+    "statistics": "The library's sufficient statistics equal the oracle's.",
+    "bounds": "The value lies within the metric's range.",
+    "invariance": "A transformation that must not change the value does not change it.",
+    "identity": "A hypothesis equal to its reference gets the maximum score.",
+}

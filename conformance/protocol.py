@@ -1,0 +1,171 @@
+"""The adapter protocol and the outcome vocabulary (after Bowtie).
+
+An adapter maps one library's API onto the oracle's metrics:
+
+- ``info()``: name, library version, homepage, issue tracker, metrics served;
+- ``capabilities``: for each metric, the knob values the library can be
+  configured to (a tuple of canonical values, ``ANY``, or a predicate);
+- ``profile(metric)``: the library's defaults as knob settings;
+- ``configure(metric, settings)``: ``Configured`` (library options) or
+  ``Unsupported(reason)``;
+- ``run(configured, inputs)``: the library's value (``LibraryOutput``), or
+  raises ``Skip`` with a reason.
+
+Outcomes: pass, fail, error, skipped, known-failure, not-applicable. A skip
+is never a pass.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+from oracle.compare import Tolerance
+from oracle.registry import get_metric
+
+OUTCOMES = ("pass", "fail", "error", "skipped", "known-failure", "not-applicable")
+UNEXPECTED = ("fail", "error")
+
+ANY = "*"
+
+
+class Skip(Exception):
+    """Raised by an adapter that cannot run this input; carries the reason."""
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Configured:
+    metric: str
+    settings: Mapping[str, str]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class LibraryOutput:
+    """What the library returned: a number (or None for no value), optional statistics."""
+
+    value: Any
+    stats: dict | None = None
+    raw: Any = None
+
+
+@dataclass(frozen=True)
+class AdapterInfo:
+    name: str
+    library: str
+    version: str
+    homepage: str
+    issues: str
+    metrics: tuple
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "library": self.library, "version": self.version,
+                "homepage": self.homepage, "issues": self.issues, "metrics": list(self.metrics)}
+
+
+class Adapter:
+    """Base class. Subclasses set the class attributes and implement ``options`` and ``call``."""
+
+    name: str = ""
+    library: str = ""            # distribution name, for the version
+    import_name: str = ""        # module to import to check availability
+    homepage: str = ""
+    issues: str = ""
+    capabilities: Mapping[str, Mapping[str, Any]] = {}
+    profiles: Mapping[str, Mapping[str, str]] = {}
+    tolerances: Mapping[str, Tolerance] = {}
+    default_tolerance: Tolerance = Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
+
+    # -- availability and info
+    def available(self) -> tuple[bool, str]:
+        try:
+            importlib.import_module(self.import_name or self.library)
+        except Exception as e:  # ImportError, or a broken install
+            return False, f"{self.library} is not importable ({type(e).__name__}: {e}); install the 'adapters' extra"
+        return True, ""
+
+    def version(self) -> str:
+        try:
+            return importlib.metadata.version(self.library)
+        except importlib.metadata.PackageNotFoundError:
+            return "not installed"
+
+    def info(self) -> AdapterInfo:
+        return AdapterInfo(self.name, self.library, self.version(), self.homepage, self.issues,
+                           tuple(self.capabilities))
+
+    def metrics(self) -> tuple:
+        return tuple(self.capabilities)
+
+    def tolerance(self, metric: str) -> Tolerance:
+        return self.tolerances.get(metric, self.default_tolerance)
+
+    def profile(self, metric: str) -> dict:
+        """The library's default behaviour, as a full canonical setting of the metric's knobs."""
+        return get_metric(metric).settings(self.profiles.get(metric, {}))
+
+    # -- configuration
+    def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
+        """None if the library can be configured to ``settings``, else the reason."""
+        caps = self.capabilities.get(metric)
+        if caps is None:
+            return f"{self.name} does not implement {metric}"
+        prof = self.profile(metric)
+        for knob, value in settings.items():
+            allowed = caps.get(knob)
+            if allowed is None:
+                if value != prof.get(knob):
+                    return f"{knob}={value}: {self.name} always uses {knob}={prof.get(knob)}"
+            elif allowed == ANY:
+                continue
+            elif callable(allowed):
+                if not allowed(value, settings):
+                    return f"{knob}={value}: not expressible in {self.name}"
+            elif value not in allowed:
+                return f"{knob}={value}: {self.name} offers {', '.join(allowed)}"
+        return None
+
+    def configure(self, metric: str, settings: Mapping[str, str]):
+        settings = get_metric(metric).settings(settings)
+        why = self.supports(metric, settings)
+        if why:
+            return Unsupported(why)
+        try:
+            options = self.options(metric, settings)
+        except Skip as e:
+            return Unsupported(str(e))
+        return Configured(metric, dict(settings), options)
+
+    def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        """Library call options for a supported setting."""
+        raise NotImplementedError
+
+    def run(self, configured: Configured, inputs: Mapping) -> LibraryOutput:
+        return self.call(configured.metric, configured.options, inputs)
+
+    def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        raise NotImplementedError
+
+    # -- known failures: adapters may recognise their library's documented defects
+    def defect_classifiers(self) -> Mapping[str, Callable]:
+        """{defect id: predicate(metric, settings, inputs) -> bool}: when the library's
+        known defect applies to an input. Used to recognise property-test findings."""
+        return {}
+
+
+def load_object(spec: str):
+    """Import ``package.module:object`` (a user's adapter or function)."""
+    if ":" not in spec:
+        raise ValueError(f"{spec!r}: expected 'package.module:object'")
+    mod, attr = spec.split(":", 1)
+    obj = importlib.import_module(mod)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj

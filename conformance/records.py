@@ -1,0 +1,65 @@
+"""One line of a conformance report: what was run, the outcome, and for a
+disagreement everything DESIGN.md's Reports section asks for."""
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class Record:
+    adapter: str
+    library: str
+    version: str
+    metric: str
+    kind: str                 # golden | property | known
+    test: str                 # case id, property name, or known-failure id
+    outcome: str              # pass fail error skipped known-failure not-applicable
+    description: str = ""
+    source: str = ""
+    case_signature: str = ""
+    adapter_signature: str = ""
+    differing_knobs: dict = field(default_factory=dict)   # knob -> [case value, library profile value]
+    exact: str = ""
+    digits: str = ""
+    library_value: object = None
+    comparison: dict = field(default_factory=dict)
+    first_differing_statistic: str = ""
+    explanation: str = ""
+    reproducing_knobs: list = field(default_factory=list)
+    known_failure: str = ""
+    known_title: str = ""
+    inputs: dict | None = None
+    conventions: dict = field(default_factory=dict)
+    reproduce: str = ""
+    message: str = ""
+    tolerance: str = ""
+    seconds: float = 0.0
+    examples: int = 0
+    known_seen: list = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return f"{self.adapter}::{self.metric}::{self.kind}::{self.test}"
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["key"] = self.key
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Record":
+        d = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        return cls(**d)
+
+
+def reproduce_command(adapter: str, metric: str, conventions: dict, inputs: dict | None,
+                      case_ref: str | None = None) -> str:
+    if case_ref:
+        return f"metric-conformance compare {shlex.quote(case_ref)} --adapter {adapter}"
+    parts = ["metric-conformance", "compare", "--adapter", adapter, "--metric", metric,
+             "--inputs", shlex.quote(json.dumps(inputs, ensure_ascii=False, separators=(",", ":")))]
+    if conventions:
+        parts += ["--conventions", shlex.quote(json.dumps(conventions, separators=(",", ":")))]
+    return " ".join(parts)

@@ -1,0 +1,222 @@
+"""Reports: console table, JSON lines (with a header line), Markdown, JUnit XML.
+
+Every disagreement carries: case id and source, the case's signature beside
+the library's with differing knobs marked, the first differing statistic,
+the exact value with certified digits, the library's value, absolute,
+relative and ULP distance, the tolerance, the explanation, the shrunk input
+and a one-line reproduction command. Files are written whole (to a temporary
+name, then renamed), never partially.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import tempfile
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+
+from oracle.conventions import ORACLE_VERSION
+
+from .protocol import OUTCOMES
+from .records import Record
+
+FORMAT = "metric-conformance-report"
+FORMAT_VERSION = 1
+
+
+def header(adapters_info: list[dict], unavailable: list, args: dict) -> dict:
+    return {"format": FORMAT, "version": FORMAT_VERSION, "oracle_version": ORACLE_VERSION,
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "python": platform.python_version(), "adapters": adapters_info,
+            "unavailable": [{"adapter": n, "reason": r} for n, r in unavailable], "arguments": args}
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_jsonl(path, head: dict, records: list[Record]) -> None:
+    lines = [json.dumps(head, ensure_ascii=False)]
+    lines += [json.dumps(r.to_json(), ensure_ascii=False, default=str) for r in records]
+    _atomic_write(path, "\n".join(lines) + "\n")
+
+
+def read_jsonl(path) -> tuple[dict, list[Record]]:
+    with open(path, encoding="utf-8") as f:
+        lines = [l for l in f if l.strip()]
+    if not lines:
+        raise ValueError(f"{path}: empty report")
+    head = json.loads(lines[0])
+    if head.get("format") != FORMAT:
+        raise ValueError(f"{path}: line 1 is not a {FORMAT} header")
+    return head, [Record.from_json(json.loads(l)) for l in lines[1:]]
+
+
+def counts_table(records: list[Record]) -> list[list[str]]:
+    """Rows: adapter, metric, one column per outcome."""
+    cells: dict = defaultdict(Counter)
+    for r in records:
+        cells[(r.adapter, r.metric)][r.outcome] += 1
+    rows = [["adapter", "metric"] + list(OUTCOMES)]
+    for (a, m), c in sorted(cells.items()):
+        rows.append([a, m] + [str(c.get(o, 0)) for o in OUTCOMES])
+    return rows
+
+
+def _format_table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for j, row in enumerate(rows):
+        out.append("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        if j == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return "\n".join(out)
+
+
+def _mark_signature(case_sig: str, lib_sig: str) -> str:
+    if not case_sig or case_sig == lib_sig:
+        return case_sig
+    a, b = case_sig.split("|"), lib_sig.split("|")
+    return "|".join(f"*{x}*" if x not in b else x for x in a)
+
+
+def describe_record(r: Record) -> list[str]:
+    """The lines of a disagreement, for the console and Markdown."""
+    lines = [f"{r.outcome.upper()} {r.adapter} {r.version} {r.metric} {r.kind} {r.test}"
+             + (f" [{r.known_failure}]" if r.known_failure else "")]
+    if r.description:
+        lines.append(f"  what:        {r.description}")
+    if r.source:
+        lines.append(f"  source:      {r.source}")
+    if r.case_signature:
+        lines.append(f"  signature:   {_mark_signature(r.case_signature, r.adapter_signature)}")
+        if r.adapter_signature and r.adapter_signature != r.case_signature:
+            lines.append(f"  library's:   {r.adapter_signature}")
+    if r.differing_knobs:
+        lines.append("  differs:     " + ", ".join(f"{k}: case {v[0]} / library default {v[1]}"
+                                                   for k, v in r.differing_knobs.items()))
+    if r.first_differing_statistic:
+        lines.append(f"  statistic:   {r.first_differing_statistic}")
+    if r.exact:
+        lines.append(f"  exact:       {r.exact}")
+    if r.digits:
+        lines.append(f"  digits:      {r.digits}")
+    if r.library_value is not None:
+        lines.append(f"  library:     {r.library_value!r}")
+    c = r.comparison or {}
+    if c:
+        lines.append(f"  distance:    abs {c.get('abs_err')}  rel {c.get('rel_err')}  ulps {c.get('ulps')}"
+                     f"  tolerance {r.tolerance}")
+    if r.explanation:
+        lines.append(f"  explanation: {r.explanation}")
+    if r.known_title:
+        lines.append(f"  known:       {r.known_title}")
+    if r.message:
+        lines.append(f"  note:        {r.message}")
+    if r.inputs is not None:
+        lines.append(f"  input:       {json.dumps(r.inputs, ensure_ascii=False)}")
+    if r.reproduce:
+        lines.append(f"  reproduce:   {r.reproduce}")
+    return lines
+
+
+def notable(records: list[Record]) -> list[Record]:
+    return [r for r in records if r.outcome in ("fail", "error", "known-failure")
+            or (r.kind == "known" and r.outcome == "pass")]
+
+
+def console(records: list[Record], head: dict, verbose: bool = False) -> str:
+    out = [_format_table(counts_table(records))] if records else ["no tests ran"]
+    for u in head.get("unavailable", []):
+        out.append(f"not run: {u['adapter']}: {u['reason']}")
+    shown = notable(records)
+    if not verbose:
+        shown = [r for r in shown if r.outcome in ("fail", "error") or (r.kind == "known" and r.outcome == "pass")]
+    if shown:
+        out.append("")
+        for r in shown:
+            out.extend(describe_record(r))
+            out.append("")
+    kf = [r for r in records if r.outcome == "known-failure"]
+    if kf and not verbose:
+        out.append(f"{len(kf)} known failures (listed in the report; --verbose prints them here)")
+    return "\n".join(out)
+
+
+def markdown(records: list[Record], head: dict) -> str:
+    out = ["# metric-conformance report", "",
+           f"Created {head.get('created')} with oracle version {head.get('oracle_version')}, "
+           f"Python {head.get('python')}.", "", "## Adapters", ""]
+    for a in head.get("adapters", []):
+        out.append(f"- **{a['name']}**: {a['library']} {a['version']} ({a['homepage']})")
+    for u in head.get("unavailable", []):
+        out.append(f"- {u['adapter']}: not run ({u['reason']})")
+    rows = counts_table(records)
+    out += ["", "## Outcomes", "", "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    out += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    shown = notable(records)
+    if shown:
+        out += ["", "## Disagreements", ""]
+        for r in shown:
+            lines = describe_record(r)
+            out.append(f"### {lines[0]}")
+            out.append("")
+            out.append("```")
+            out.extend(l.strip() for l in lines[1:])
+            out.append("```")
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+def junit(records: list[Record], head: dict) -> str:
+    suites = ET.Element("testsuites", name="metric-conformance")
+    groups: dict = defaultdict(list)
+    for r in records:
+        groups[(r.adapter, r.metric)].append(r)
+    for (a, m), recs in sorted(groups.items()):
+        s = ET.SubElement(suites, "testsuite", name=f"{a}.{m}", tests=str(len(recs)),
+                          failures=str(sum(r.outcome == "fail" for r in recs)),
+                          errors=str(sum(r.outcome == "error" for r in recs)),
+                          skipped=str(sum(r.outcome in ("skipped", "not-applicable", "known-failure") for r in recs)))
+        for r in recs:
+            tc = ET.SubElement(s, "testcase", classname=f"{a}.{m}.{r.kind}", name=r.test, time=f"{r.seconds:.3f}")
+            text = "\n".join(describe_record(r))
+            if r.outcome == "fail":
+                ET.SubElement(tc, "failure", message=r.message or r.explanation or "disagreement").text = text
+            elif r.outcome == "error":
+                ET.SubElement(tc, "error", message=r.message or "error").text = text
+            elif r.outcome in ("skipped", "not-applicable"):
+                ET.SubElement(tc, "skipped", message=f"{r.outcome}: {r.message}")
+            elif r.outcome == "known-failure":
+                ET.SubElement(tc, "skipped", message=f"known-failure {r.known_failure}: {r.known_title}")
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+def write_all(records: list[Record], head: dict, jsonl=None, md=None, junit_path=None) -> None:
+    """Render every requested format first, then write them, so a failure while
+    rendering leaves no partial report behind."""
+    rendered = []
+    if md:
+        rendered.append((md, markdown(records, head)))
+    if junit_path:
+        rendered.append((junit_path, junit(records, head)))
+    if jsonl:
+        lines = [json.dumps(head, ensure_ascii=False)]
+        lines += [json.dumps(r.to_json(), ensure_ascii=False, default=str) for r in records]
+        rendered.append((jsonl, "\n".join(lines) + "\n"))
+    for path, text in rendered:
+        _atomic_write(Path(path), text)

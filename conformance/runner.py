@@ -1,0 +1,213 @@
+"""The runner: golden cases, property templates and known-failure replays for
+every adapter and metric, spread over processes, with progress."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from oracle.conventions import ConventionError
+from oracle.registry import get_metric
+
+from .cases import Case, load_cases
+from .judge import judge
+from .known import KnownIndex, load_known
+from .properties import property_names, run_property
+from .records import Record, reproduce_command
+
+
+def _non_default(metric: str, settings: dict) -> dict:
+    default = get_metric(metric).settings({})
+    return {k: v for k, v in settings.items() if default.get(k) != v}
+
+
+def _base_record(adapter, metric: str, kind: str, test: str) -> Record:
+    return Record(adapter=adapter.name, library=adapter.library, version=adapter.version(),
+                  metric=metric, kind=kind, test=test, outcome="pass",
+                  tolerance=str(adapter.tolerance(metric)))
+
+
+def _fill_from_verdict(r: Record, v) -> None:
+    r.exact, r.digits = v.exact, v.digits
+    r.library_value = v.library_value
+    r.comparison = v.comparison.to_json() if v.comparison else {}
+    r.first_differing_statistic = v.first_differing_statistic
+    r.explanation = v.explanation
+    r.reproducing_knobs = v.reproducing
+    r.message = r.message or v.message
+
+
+def run_case(adapter, case: Case, known: KnownIndex) -> Record:
+    m = get_metric(case.metric)
+    r = _base_record(adapter, case.metric, "golden", case.id)
+    r.description, r.source = case.description, _source_text(case)
+    t0 = time.perf_counter()
+    try:
+        settings = m.settings(case.conventions)
+    except ConventionError as e:
+        r.outcome, r.message = "error", f"case conventions: {e}"
+        return r
+    profile = adapter.profile(case.metric)
+    r.case_signature = m.signature(settings)
+    r.adapter_signature = m.signature(profile)
+    r.differing_knobs = {k: [settings[k], profile[k]] for k in settings if settings[k] != profile[k]}
+    r.conventions = _non_default(case.metric, settings)
+    r.reproduce = reproduce_command(adapter.name, case.metric, r.conventions, None, f"{case.file}#{case.id}")
+    v = judge(adapter, case.metric, settings, case.inputs)
+    r.seconds = time.perf_counter() - t0
+    _fill_from_verdict(r, v)
+    if v.status == "agree":
+        r.outcome = "pass"
+    elif v.status in ("not-applicable", "skipped"):
+        r.outcome = v.status
+    elif v.status == "oracle-error":
+        r.outcome = "error"
+        r.message = f"the oracle refused a golden case: {v.message}"
+    else:
+        r.inputs = case.inputs
+        kf = known.for_case(case.id, case.metric) or known.recognise(case.metric, settings, case.inputs, v.reproducing)
+        if kf:
+            r.outcome, r.known_failure, r.known_title = "known-failure", kf.id, kf.title
+        else:
+            r.outcome = "fail" if v.status == "disagree" else "error"
+    return r
+
+
+def _source_text(case: Case) -> str:
+    s = case.source
+    if "document" in s:
+        return f"{s['document']} {s.get('section', '')}".strip()
+    return s.get("reference", "")
+
+
+def run_known_entry(adapter, entry) -> Record:
+    """Replay a known failure: it should still disagree; if it now agrees it is fixed."""
+    r = _base_record(adapter, entry.metric, "known", entry.id)
+    r.description, r.known_failure, r.known_title = entry.title, entry.id, entry.title
+    m = get_metric(entry.metric)
+    try:
+        settings = m.settings({**adapter.profiles.get(entry.metric, {}), **entry.conventions})
+    except ConventionError as e:
+        r.outcome, r.message = "error", f"known failure {entry.id}: {e}"
+        return r
+    r.conventions = _non_default(entry.metric, settings)
+    r.inputs = entry.inputs
+    r.case_signature = m.signature(settings)
+    r.adapter_signature = m.signature(adapter.profile(entry.metric))
+    r.reproduce = reproduce_command(adapter.name, entry.metric, r.conventions, entry.inputs)
+    t0 = time.perf_counter()
+    v = judge(adapter, entry.metric, settings, entry.inputs, explain_it=True)
+    r.seconds = time.perf_counter() - t0
+    _fill_from_verdict(r, v)
+    if v.status in ("disagree", "error"):
+        r.outcome = "known-failure"
+        if v.exact != entry.exact:
+            r.outcome, r.message = "fail", f"the oracle's value changed: recorded {entry.exact}, now {v.exact}"
+        elif repr(v.library_value) != repr(entry.library_value) and not _same_float(v.library_value, entry.library_value):
+            r.message = f"still failing, but the library now returns {v.library_value!r} (recorded {entry.library_value!r})"
+    elif v.status == "agree":
+        r.outcome = "pass"
+        r.message = f"known failure {entry.id} now passes: remove it from the known-failure list"
+    else:
+        r.outcome = v.status if v.status in ("skipped", "not-applicable") else "error"
+    return r
+
+
+def _same_float(a, b) -> bool:
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return False
+
+
+@dataclass(frozen=True)
+class Unit:
+    adapter: str
+    metric: str
+    part: str      # golden | properties | known
+
+
+def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case]) -> list[Unit]:
+    units = []
+    for name, a in adapters.items():
+        for metric in a.metrics():
+            if metrics and metric not in metrics:
+                continue
+            if any(c.metric == metric for c in cases):
+                units.append(Unit(name, metric, "golden"))
+            if property_names(a, metric):
+                units.append(Unit(name, metric, "properties"))
+            if any(e.metric == metric for e in load_known(name)):
+                units.append(Unit(name, metric, "known"))
+    return units
+
+
+_ADAPTERS: dict = {}
+
+
+def _init_worker(specs: dict):
+    from adapters import load_adapter
+    _ADAPTERS.clear()
+    for name, spec in specs.items():
+        _ADAPTERS[name] = load_adapter(spec)
+
+
+def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None = None) -> list[Record]:
+    a = (adapters or _ADAPTERS)[unit.adapter]
+    known = KnownIndex(a, load_known(a.name))
+    try:
+        if unit.part == "golden":
+            return [run_case(a, c, known) for c in load_cases(case_paths, unit.metric)]
+        if unit.part == "known":
+            return [run_known_entry(a, e) for e in known.entries if e.metric == unit.metric]
+        return [run_property(a, unit.metric, p, known, examples) for p in property_names(a, unit.metric)]
+    except Exception as e:  # an engine bug must not lose the rest of the report
+        r = _base_record(a, unit.metric, unit.part, "(unit)")
+        r.outcome = "error"
+        r.message = "".join(traceback.format_exception(type(e), e, e.__traceback__))[-2000:]
+        return [r]
+
+
+def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs: int = 1,
+            case_paths=None, progress: Callable[[str], None] | None = None) -> list[Record]:
+    cases = load_cases(case_paths)
+    units = plan_units(adapters, metrics, cases)
+    records: list[Record] = []
+    done = 0
+
+    def note(unit: Unit, recs: list[Record]):
+        nonlocal done
+        done += 1
+        if progress:
+            counts: dict = {}
+            for r in recs:
+                counts[r.outcome] = counts.get(r.outcome, 0) + 1
+            summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+            progress(f"[{done}/{len(units)}] {unit.adapter} {unit.metric} {unit.part}: {summary}")
+
+    if jobs <= 1 or len(units) <= 1:
+        for u in units:
+            recs = run_unit(u, examples, case_paths, adapters)
+            records.extend(recs)
+            note(u, recs)
+    else:
+        import multiprocessing
+        ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
+                                 initargs=(specs,)) as ex:
+            futs = {ex.submit(run_unit, u, examples, case_paths): u for u in units}
+            for f in as_completed(futs):
+                recs = f.result()
+                records.extend(recs)
+                note(futs[f], recs)
+    order = {u: i for i, u in enumerate(units)}
+    records.sort(key=lambda r: (r.adapter, r.metric, {"golden": 0, "property": 1, "known": 2}.get(r.kind, 3), r.test))
+    return records
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))

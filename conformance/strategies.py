@@ -1,0 +1,115 @@
+"""Public hypothesis strategies for metric inputs.
+
+Random strings almost never share n-grams, so a property test over them
+checks nothing but the zero branch. These strategies draw text from a small
+vocabulary and build hypotheses by editing a reference (substitute, delete,
+insert, repeat, swap), so that overlap is controlled: some n-grams match,
+some do not, clipping and brevity are exercised. The vocabulary includes
+punctuation, numbers and apostrophes so that tokenizers matter.
+"""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+PLAIN_WORDS = ("the", "cat", "sat", "on", "mat", "a", "dog", "ran", "home", "budi", "membaca", "buku")
+TRICKY_WORDS = ("don't", "U.S.", "3.5", "1,000", "-", "(x)", "end.", "well,", "e-mail", "&amp;", "Cat", "THE",
+                "a-b", "9-", "$5", "\"q\"", "n't", "café", "x/y")
+
+words = st.sampled_from(PLAIN_WORDS)
+tricky_words = st.sampled_from(PLAIN_WORDS + TRICKY_WORDS)
+
+
+def token_lists(word=words, min_size: int = 0, max_size: int = 8):
+    return st.lists(word, min_size=min_size, max_size=max_size)
+
+
+@st.composite
+def edited(draw, tokens: list, word=words, max_edits: int = 3):
+    """``tokens`` after up to ``max_edits`` random edits: substitute, delete, insert, repeat, swap."""
+    out = list(tokens)
+    for _ in range(draw(st.integers(0, max_edits))):
+        op = draw(st.sampled_from(("sub", "del", "ins", "rep", "swap")))
+        if op == "ins" or not out:
+            out.insert(draw(st.integers(0, len(out))), draw(word))
+            continue
+        i = draw(st.integers(0, len(out) - 1))
+        if op == "sub":
+            out[i] = draw(word)
+        elif op == "del":
+            del out[i]
+        elif op == "rep":
+            out.insert(i, out[i])
+        elif op == "swap" and len(out) > 1:
+            j = draw(st.integers(0, len(out) - 1))
+            out[i], out[j] = out[j], out[i]
+    return out
+
+
+@st.composite
+def bleu_segment(draw, word=words, max_refs: int = 3, max_len: int = 9, min_len: int = 0):
+    """(hypothesis text, [reference texts]) with controlled overlap."""
+    n_refs = draw(st.integers(1, max_refs))
+    refs = [draw(token_lists(word, min_size=max(min_len, 1), max_size=max_len)) for _ in range(n_refs)]
+    base = refs[draw(st.integers(0, n_refs - 1))]
+    hyp = draw(edited(base, word))
+    if len(hyp) < min_len:
+        hyp = hyp + base[: min_len - len(hyp)]
+    return " ".join(hyp), [" ".join(r) for r in refs]
+
+
+@st.composite
+def bleu_corpus(draw, word=words, max_segments: int = 4, max_refs: int = 3, max_len: int = 9,
+                same_ref_count: bool = True):
+    """Inputs of the ``bleu`` metric: hypotheses and, per hypothesis, its references.
+    With ``same_ref_count`` every segment has the same number of references (as
+    reference streams require)."""
+    n = draw(st.integers(1, max_segments))
+    n_refs = draw(st.integers(1, max_refs))
+    hyps, refs = [], []
+    for _ in range(n):
+        h, rs = draw(bleu_segment(word, max_refs=n_refs if not same_ref_count else n_refs, max_len=max_len))
+        if same_ref_count:
+            while len(rs) < n_refs:
+                rs.append(" ".join(draw(token_lists(word, min_size=1, max_size=max_len))))
+            rs = rs[:n_refs]
+        hyps.append(h)
+        refs.append(rs)
+    return {"hypotheses": hyps, "references": refs}
+
+
+@st.composite
+def sentence_bleu_inputs(draw, word=words, max_refs: int = 3, max_len: int = 9):
+    h, rs = draw(bleu_segment(word, max_refs=max_refs, max_len=max_len))
+    return {"hypothesis": h, "references": rs}
+
+
+ANSWER_WORDS = ("Thomas", "Edison", "the", "a", "an", "Jakarta", "jakarta", "5", "lima", "Oct.", "October",
+                "new", "york", "!", ",", "U.S.A", "An", "edison.")
+
+
+@st.composite
+def qa_items(draw, max_items: int = 5, max_golds: int = 3):
+    """Inputs of ``exact_match`` / ``squad_f1``: predictions and several golds each."""
+    n = draw(st.integers(1, max_items))
+    preds, golds = [], []
+    for _ in range(n):
+        gs = [" ".join(draw(token_lists(st.sampled_from(ANSWER_WORDS), 0, 4))) for _ in range(draw(st.integers(1, max_golds)))]
+        base = gs[0].split()
+        pred = " ".join(draw(edited(base, st.sampled_from(ANSWER_WORDS), max_edits=2)))
+        if draw(st.booleans()):
+            pred = draw(st.sampled_from(("", " ", ".", "")) ) + pred + draw(st.sampled_from(("", ".", "!", " ")))
+        preds.append(pred)
+        golds.append(gs)
+    return {"predictions": preds, "references": golds}
+
+
+DYADIC_PROBS = ("1", "1/2", "1/4", "3/4", "1/8", "5/8", "1/16")
+
+
+@st.composite
+def token_probabilities(draw, max_texts: int = 3, max_tokens: int = 6):
+    """Inputs of ``perplexity`` from probabilities in (0, 1] (dyadic, so a float library
+    receives them exactly)."""
+    texts = draw(st.lists(st.lists(st.sampled_from(DYADIC_PROBS), min_size=1, max_size=max_tokens),
+                          min_size=1, max_size=max_texts))
+    return {"probs": texts}

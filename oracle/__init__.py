@@ -1,0 +1,11 @@
+"""metric-conformance oracle: exact reference values for evaluation metrics.
+
+Imports nothing it judges; sympy and mpmath are imported lazily.
+"""
+from .conventions import ConventionError, InputError, Knob, Metric, Result
+from .exact import Admissible, Expr, Undefined, digits, exact_str, parse_exact, places, to_float
+from .registry import compute, get_metric, metric_names
+
+__all__ = ["ConventionError", "InputError", "Knob", "Metric", "Result", "Admissible", "Expr",
+           "Undefined", "digits", "exact_str", "parse_exact", "places", "to_float",
+           "compute", "get_metric", "metric_names"]

@@ -1,0 +1,108 @@
+"""Comparison of a library's float with an exact value.
+
+The difference is computed exactly (the float is taken as its exact binary
+value); the relative error is |f - x| / |x|; the ULP distance counts the
+doubles between f and the double nearest to x. A verdict classifies the
+difference against a declared tolerance.
+"""
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .exact import Undefined, digits, interval, is_rational, rational_value, to_float, total, product
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Accept |f - x| <= abs, or |f - x| <= rel * |x|, or at most ``ulps`` doubles apart."""
+
+    abs: Fraction = Fraction(0)
+    rel: Fraction = Fraction(0)
+    ulps: int = 0
+
+    def __str__(self) -> str:
+        parts = []
+        if self.ulps:
+            parts.append(f"ulps<={self.ulps}")
+        if self.rel:
+            parts.append(f"rel<={float(self.rel):.1e}")
+        if self.abs:
+            parts.append(f"abs<={float(self.abs):.1e}")
+        return " or ".join(parts) or "exact"
+
+    def to_json(self) -> dict:
+        return {"abs": str(self.abs), "rel": str(self.rel), "ulps": self.ulps}
+
+
+def _ordinal(f: float) -> int:
+    i = struct.unpack("<q", struct.pack("<d", f))[0]
+    return i if i >= 0 else -(i & 0x7FFFFFFFFFFFFFFF)
+
+
+def ulp_distance(a: float, b: float) -> int:
+    return abs(_ordinal(a) - _ordinal(b))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    verdict: str           # "equal", "within", "outside", "undefined-mismatch"
+    library: float | None
+    exact_nearest: float | None
+    abs_err: str           # certified decimal text of |f - x|
+    rel_err: str
+    ulps: int | None
+    tolerance: Tolerance
+
+    @property
+    def agrees(self) -> bool:
+        return self.verdict in ("equal", "within", "both-undefined")
+
+    def to_json(self) -> dict:
+        return {"verdict": self.verdict, "library": self.library, "exact_nearest_double": self.exact_nearest,
+                "abs_err": self.abs_err, "rel_err": self.rel_err, "ulps": self.ulps,
+                "tolerance": str(self.tolerance)}
+
+
+def _abs_fraction_bounds(x, f: float) -> tuple[Fraction, Fraction]:
+    d = total([Fraction(f), product([Fraction(-1), x])])
+    lo, hi = interval(d, 256)
+    lo, hi = abs(lo), abs(hi)
+    return (min(lo, hi), max(lo, hi)) if not (lo <= 0 <= hi) else (Fraction(0), max(lo, hi))
+
+
+def compare(library_value, exact, tol: Tolerance) -> Comparison:
+    """Classify a library's value against an exact value under ``tol``."""
+    if isinstance(exact, Undefined):
+        lib_undef = library_value is None or (isinstance(library_value, float) and math.isnan(library_value))
+        return Comparison("both-undefined" if lib_undef else "undefined-mismatch",
+                          None if library_value is None else float(library_value), None, "-", "-", None, tol)
+    if library_value is None or not isinstance(library_value, (int, float)) or isinstance(library_value, bool):
+        return Comparison("undefined-mismatch", None, to_float(exact), "-", "-", None, tol)
+    f = float(library_value)
+    if math.isnan(f) or math.isinf(f):
+        return Comparison("outside", f, to_float(exact), "inf", "inf", None, tol)
+    nearest = to_float(exact)
+    ulps = ulp_distance(f, nearest)
+    if is_rational(exact):
+        q = rational_value(exact)
+        err = abs(Fraction(f) - q)
+        err_hi = err
+        rel = (err / abs(q)) if q != 0 else None
+    else:
+        err, err_hi = _abs_fraction_bounds(exact, f)
+        lo, hi = interval(exact, 256)
+        mag = min(abs(lo), abs(hi))
+        rel = (err_hi / mag) if mag else None
+    abs_txt = digits(err_hi, 3) if err_hi else "0"
+    rel_txt = (digits(rel, 3) if rel else "0") if rel is not None else ("0" if err_hi == 0 else "inf")
+    if err_hi == 0:
+        verdict = "equal"
+    elif (ulps <= tol.ulps or err_hi <= tol.abs
+          or (rel is not None and rel <= tol.rel)):
+        verdict = "within"
+    else:
+        verdict = "outside"
+    return Comparison(verdict, f, nearest, abs_txt, rel_txt, ulps, tol)

@@ -1,0 +1,235 @@
+"""Convention knobs, metric declarations and canonical signatures.
+
+A knob is a named axis along which implementations of a metric differ
+(tokenizer, smoothing, tie rule...). Each knob has choices (or a parametric
+kind), a canonical default, a one-line meaning and the source of each choice.
+A signature is the canonical text of a full setting, in the spirit of
+sacrebleu's ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp``: every knob that
+can change the value appears in it, in a fixed order, so two settings that
+score some input differently never share a signature.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+ORACLE_VERSION = "1"
+
+
+class ConventionError(ValueError):
+    """An unknown knob, or a value a knob does not take."""
+
+
+class InputError(ValueError):
+    """Bad metric input; the message names the offending item and position."""
+
+    def __init__(self, message: str, *, item: str | None = None):
+        super().__init__(message)
+        self.item = item
+
+
+def nearest(word: str, candidates) -> str:
+    close = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def parse_rational(text, what: str) -> Fraction:
+    if isinstance(text, bool):
+        raise ConventionError(f"{what}: {text!r} is not a number")
+    if isinstance(text, float):
+        raise ConventionError(f"{what}: {text!r} is a float; write it as an exact fraction string such as '1/10'")
+    try:
+        return Fraction(str(text).strip())
+    except (ValueError, ZeroDivisionError):
+        raise ConventionError(f"{what}: {text!r} is not a rational number (write '1/10', '3', '0.25')") from None
+
+
+def frac_text(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One convention axis of a metric.
+
+    kind: 'enum' (value among ``choices``), 'int' (integer >= minimum),
+    'rational' (a Fraction >= minimum), 'rationals' (comma-separated list).
+    ``sources`` maps each choice (or '*' for parametric kinds) to the paper,
+    tool or script that defines it. ``special`` lists words accepted verbatim
+    besides the kind's values (e.g. '-' for "not used", 'uniform').
+    """
+
+    name: str
+    meaning: str
+    default: Any
+    kind: str = "enum"
+    choices: tuple = ()
+    sources: Mapping[str, str] = field(default_factory=dict)
+    minimum: Any = None
+    key: str | None = None  # short name in signatures; defaults to name
+    special: tuple = ()  # words accepted verbatim besides the kind's values ('-', 'uniform')
+
+    @property
+    def sig_key(self) -> str:
+        return self.key or self.name
+
+    def canonical(self, value, metric: str = "") -> str:
+        """Validate ``value`` and return its canonical text."""
+        where = f"{metric}.{self.name}" if metric else self.name
+        if self.special and not isinstance(value, bool) and str(value).strip() in self.special:
+            return str(value).strip()
+        if self.kind == "enum":
+            v = str(value).strip() if not isinstance(value, bool) else ("yes" if value else "no")
+            if v not in self.choices:
+                raise ConventionError(
+                    f"{where}: {value!r} is not a choice; choices are {', '.join(self.choices)}"
+                    + nearest(v, self.choices))
+            return v
+        if self.kind == "int":
+            try:
+                iv = int(str(value).strip())
+            except ValueError:
+                raise ConventionError(f"{where}: {value!r} is not an integer") from None
+            if self.minimum is not None and iv < self.minimum:
+                raise ConventionError(f"{where}: {iv} is below the minimum {self.minimum}")
+            return str(iv)
+        if self.kind == "rational":
+            q = parse_rational(value, where)
+            if self.minimum is not None and q < Fraction(self.minimum):
+                raise ConventionError(f"{where}: {frac_text(q)} is below the minimum {self.minimum}")
+            return frac_text(q)
+        if self.kind == "rationals":
+            items = value if isinstance(value, (list, tuple)) else str(value).split(",")
+            if len(items) == 0 or items == [""]:
+                raise ConventionError(f"{where}: an empty list")
+            qs = [parse_rational(v, f"{where}[{i}]") for i, v in enumerate(items)]
+            for i, q in enumerate(qs):
+                if self.minimum is not None and q < Fraction(self.minimum):
+                    raise ConventionError(f"{where}[{i}]: {frac_text(q)} is below the minimum {self.minimum}")
+            return ",".join(frac_text(q) for q in qs)
+        raise AssertionError(self.kind)
+
+    def describe(self) -> dict:
+        d = {"name": self.name, "meaning": self.meaning, "default": str(self.default), "kind": self.kind}
+        if self.choices:
+            d["choices"] = list(self.choices)
+        if self.sources:
+            d["sources"] = dict(self.sources)
+        if self.minimum is not None:
+            d["minimum"] = str(self.minimum)
+        if self.special:
+            d["special"] = list(self.special)
+        return d
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A metric of the oracle: its knobs, input fields and exact computation.
+
+    ``compute(inputs, settings)`` receives a canonical settings dict and returns
+    a ``Result``; ``normalize(settings)`` may rewrite dependent knobs (e.g. a
+    smoothing constant that only matters for some smoothing methods) before
+    the signature is formed.
+    """
+
+    name: str
+    family: str
+    summary: str
+    knobs: tuple
+    inputs: Mapping[str, str]
+    compute_fn: Callable
+    normalize_fn: Callable | None = None
+    sig_name: str | None = None
+
+    def knob(self, name: str) -> Knob:
+        for k in self.knobs:
+            if k.name == name:
+                return k
+        raise ConventionError(f"{self.name}: unknown knob {name!r}; knobs are "
+                              f"{', '.join(k.name for k in self.knobs)}" + nearest(name, [k.name for k in self.knobs]))
+
+    def settings(self, conventions: Mapping | None = None) -> dict:
+        """Canonical full setting: defaults overridden by ``conventions``."""
+        conventions = dict(conventions or {})
+        out = {}
+        for k in self.knobs:
+            out[k.name] = k.canonical(k.default, self.name)
+        for name, value in conventions.items():
+            k = self.knob(name)
+            out[name] = k.canonical(value, self.name)
+        if self.normalize_fn:
+            out = self.normalize_fn(out, set(conventions))
+        return out
+
+    def signature(self, conventions: Mapping | None = None) -> str:
+        s = self.settings(conventions)
+        parts = [f"{self.sig_name or self.name}"]
+        for k in self.knobs:
+            parts.append(f"{k.sig_key}:{s[k.name]}")
+        parts.append(f"oracle:{ORACLE_VERSION}")
+        return "|".join(parts)
+
+    def compute(self, inputs: Mapping, conventions: Mapping | None = None):
+        s = self.settings(conventions)
+        result = self.compute_fn(inputs, s)
+        result.signature = self.signature(s)
+        result.metric = self.name
+        result.settings = s
+        return result
+
+    def differing(self, a: Mapping, b: Mapping) -> dict:
+        """Knobs whose canonical values differ between two settings: {name: (a, b)}."""
+        sa, sb = self.settings(a), self.settings(b)
+        return {k.name: (sa[k.name], sb[k.name]) for k in self.knobs if sa[k.name] != sb[k.name]}
+
+    def describe(self) -> dict:
+        return {"name": self.name, "family": self.family, "summary": self.summary,
+                "inputs": dict(self.inputs), "knobs": [k.describe() for k in self.knobs],
+                "default_signature": self.signature()}
+
+
+@dataclass
+class Result:
+    """An oracle result: the exact value, its sufficient statistics, named parts
+    (intermediate exact values such as BP or p_n), and the signature."""
+
+    value: Any
+    stats: dict = field(default_factory=dict)
+    parts: dict = field(default_factory=dict)
+    signature: str = ""
+    metric: str = ""
+    settings: dict = field(default_factory=dict)
+
+    def to_json(self, n_digits: int = 30) -> dict:
+        from .exact import Undefined, digits, exact_str, Admissible
+        out = {"metric": self.metric, "signature": self.signature, "value": exact_str(self.value)}
+        if isinstance(self.value, Undefined):
+            out["undefined"] = self.value.reason
+        elif isinstance(self.value, Admissible):
+            out["admissible"] = [exact_str(v) for v in self.value.values]
+            out["by_rule"] = {k: exact_str(v) for k, v in self.value.by_rule.items()}
+        else:
+            out["digits"] = digits(self.value, n_digits)
+        out["stats"] = _jsonable(self.stats)
+        if self.parts:
+            out["parts"] = {k: (exact_str(v) if not isinstance(v, (list, dict, str, bool)) else _jsonable(v))
+                            for k, v in self.parts.items()}
+        out["settings"] = dict(self.settings)
+        return out
+
+
+def _jsonable(x):
+    from .exact import exact_str, Expr, Undefined
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, bool) or x is None or isinstance(x, (int, str)):
+        return x
+    if isinstance(x, (Fraction, Expr, Undefined)):
+        return exact_str(x)
+    if isinstance(x, float):
+        raise TypeError("floats never appear in oracle statistics")
+    return str(x)

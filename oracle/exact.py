@@ -1,0 +1,615 @@
+"""Exact values: rationals, closed forms over rationals, Undefined, admissible sets.
+
+Every oracle value is one of
+- ``fractions.Fraction``: rational metrics (accuracy, EM, WER, ...);
+- ``Expr``: a closed form over rationals built from ``exp``, ``log``, sums,
+  products and rational powers (BLEU, perplexity, DCG, ...);
+- ``Undefined(reason)``: where a definition gives no value (never NaN);
+- ``Admissible``: the set of values a definition allows, with the value
+  under each named tie rule.
+
+Decimal digits are certified: ``digits(x, n)`` evaluates the closed form in
+interval arithmetic (mpmath's ``iv`` context, imported lazily) and raises the
+working precision until both ends of the interval round to the same n
+significant digits. Rationals are rounded exactly.
+"""
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterable, Union
+
+__all__ = [
+    "Undefined", "Expr", "Rat", "Exp", "Log", "Add", "Mul", "Pow", "Admissible",
+    "Exact", "as_expr", "exp", "log", "power", "product", "total", "is_rational", "rational_value",
+    "digits", "places", "interval", "to_float", "exact_str", "parse_exact",
+    "fraction_of", "round_fraction_sig", "round_fraction_places", "CertificationError",
+]
+
+
+class CertificationError(ArithmeticError):
+    """Raised when digits cannot be certified within the precision budget."""
+
+
+@dataclass(frozen=True)
+class Undefined:
+    """A metric value the definition leaves undefined (0/0, empty corpus...)."""
+
+    reason: str
+
+    def __str__(self) -> str:
+        return f"undefined({self.reason})"
+
+
+# ---------------------------------------------------------------- expressions
+
+class Expr:
+    """A closed form over rationals. Build with the helpers below, which simplify."""
+
+    __slots__ = ()
+
+    def key(self) -> tuple:  # structural identity, used for hashing/equality
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Expr) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __str__(self) -> str:
+        return exact_str(self)
+
+    def __repr__(self) -> str:
+        return f"Expr({exact_str(self)!r})"
+
+    def __float__(self) -> float:
+        return to_float(self)
+
+    # arithmetic sugar (exact)
+    def __mul__(self, other): return product([self, as_expr(other)])
+    def __rmul__(self, other): return product([as_expr(other), self])
+    def __add__(self, other): return total([self, as_expr(other)])
+    def __radd__(self, other): return total([as_expr(other), self])
+    def __neg__(self): return product([Rat(Fraction(-1)), self])
+    def __sub__(self, other): return total([self, -as_expr(other)])
+    def __truediv__(self, other): return product([self, power(as_expr(other), Fraction(-1))])
+
+
+@dataclass(frozen=True, eq=False)
+class Rat(Expr):
+    q: Fraction
+
+    def key(self): return ("rat", self.q)
+
+
+@dataclass(frozen=True, eq=False)
+class Exp(Expr):
+    arg: Expr
+
+    def key(self): return ("exp", self.arg.key())
+
+
+@dataclass(frozen=True, eq=False)
+class Log(Expr):
+    arg: Expr
+
+    def key(self): return ("log", self.arg.key())
+
+
+@dataclass(frozen=True, eq=False)
+class Add(Expr):
+    terms: tuple
+
+    def key(self): return ("add",) + tuple(t.key() for t in self.terms)
+
+
+@dataclass(frozen=True, eq=False)
+class Mul(Expr):
+    factors: tuple
+
+    def key(self): return ("mul",) + tuple(f.key() for f in self.factors)
+
+
+@dataclass(frozen=True, eq=False)
+class Pow(Expr):
+    base: Expr
+    exponent: Fraction
+
+    def key(self): return ("pow", self.base.key(), self.exponent)
+
+
+Exact = Union[Fraction, Expr]
+
+
+def as_expr(x) -> Expr:
+    if isinstance(x, Expr):
+        return x
+    if isinstance(x, bool):
+        raise TypeError("booleans are not exact values")
+    if isinstance(x, (int, Fraction)):
+        return Rat(Fraction(x))
+    raise TypeError(f"not an exact value: {x!r} (floats must be converted with Fraction(x) on purpose)")
+
+
+def is_rational(x) -> bool:
+    return isinstance(x, (int, Fraction)) or isinstance(x, Rat)
+
+
+def rational_value(x) -> Fraction:
+    if isinstance(x, Rat):
+        return x.q
+    if isinstance(x, (int, Fraction)):
+        return Fraction(x)
+    raise TypeError(f"{x!r} is not rational")
+
+
+def _simplify_out(e: Expr) -> Exact:
+    return e.q if isinstance(e, Rat) else e
+
+
+def _iroot(n: int, k: int) -> int | None:
+    """Exact integer k-th root of n >= 0, or None."""
+    if n < 0:
+        return None
+    if n in (0, 1):
+        return n
+    r = int(round(n ** (1.0 / k))) if n.bit_length() < 1000 else _iroot_newton(n, k)
+    for c in (r - 1, r, r + 1):
+        if c >= 0 and c ** k == n:
+            return c
+    return None
+
+
+def _iroot_newton(n: int, k: int) -> int:
+    x = 1 << ((n.bit_length() + k - 1) // k)
+    while True:
+        y = ((k - 1) * x + n // x ** (k - 1)) // k
+        if y >= x:
+            return x
+        x = y
+
+
+def _rational_power(q: Fraction, e: Fraction) -> Fraction | None:
+    """q**e when it is rational, else None (q >= 0)."""
+    if e.denominator == 1:
+        if q == 0 and e < 0:
+            raise ZeroDivisionError("0 to a negative power")
+        return q ** e.numerator
+    if q < 0:
+        return None
+    num = _iroot(q.numerator, e.denominator)
+    den = _iroot(q.denominator, e.denominator)
+    if num is None or den is None:
+        return None
+    return Fraction(num, den) ** e.numerator
+
+
+def exp(x) -> Exact:
+    """exp(x), simplified: exp(0) = 1, exp(log(y)) = y."""
+    x = as_expr(x)
+    if isinstance(x, Rat) and x.q == 0:
+        return Fraction(1)
+    if isinstance(x, Log):
+        return _simplify_out(x.arg)
+    return Exp(x)
+
+
+def log(x) -> Exact:
+    """Natural log, simplified: log(1) = 0, log(exp(y)) = y."""
+    x = as_expr(x)
+    if isinstance(x, Rat):
+        if x.q <= 0:
+            raise ValueError(f"log of a non-positive number {x.q}")
+        if x.q == 1:
+            return Fraction(0)
+    if isinstance(x, Exp):
+        return _simplify_out(x.arg)
+    return Log(x)
+
+
+def power(x, e) -> Exact:
+    """x**e for a rational exponent e, exact when the root is rational."""
+    e = Fraction(e)
+    x = as_expr(x)
+    if e == 0:
+        return Fraction(1)
+    if e == 1:
+        return _simplify_out(x)
+    if isinstance(x, Rat):
+        if x.q == 0:
+            if e < 0:
+                raise ZeroDivisionError("0 to a negative power")
+            return Fraction(0)
+        r = _rational_power(x.q, e)
+        if r is not None:
+            return r
+        # pull out the integer part of the exponent: q**(a/b) = q**floor * q**frac
+        whole = math.floor(e)
+        frac = e - whole
+        if whole != 0:
+            return product([Rat(x.q ** whole), Pow(Rat(x.q), frac)])
+        return Pow(x, e)
+    if isinstance(x, Pow):
+        return power(x.base, x.exponent * e)
+    if isinstance(x, Exp):
+        return exp(product([Rat(e), x.arg]))
+    if isinstance(x, Mul):
+        return product([power(f, e) for f in x.factors])
+    return Pow(x, e)
+
+
+def product(factors: Iterable) -> Exact:
+    """Exact product: rationals multiplied, exp() factors merged, powers of equal bases merged."""
+    coeff = Fraction(1)
+    exp_args: list = []
+    pows: dict = {}
+    order: list = []
+    others: list = []
+    stack = [as_expr(f) for f in factors]
+    while stack:
+        f = stack.pop(0)
+        if isinstance(f, Rat):
+            coeff *= f.q
+        elif isinstance(f, Mul):
+            stack = list(f.factors) + stack
+        elif isinstance(f, Exp):
+            exp_args.append(f.arg)
+        elif isinstance(f, Pow) and isinstance(f.base, Rat):
+            b = f.base.q
+            if b not in pows:
+                order.append(b)
+                pows[b] = Fraction(0)
+            pows[b] += f.exponent
+        else:
+            others.append(f)
+    if coeff == 0:
+        return Fraction(0)
+    out: list = []
+    for b in order:
+        v = power(Rat(b), pows[b])
+        if isinstance(v, Fraction):
+            coeff *= v
+        elif isinstance(v, Mul):
+            for g in v.factors:
+                if isinstance(g, Rat):
+                    coeff *= g.q
+                else:
+                    out.append(g)
+        else:
+            out.append(v)
+    if exp_args:
+        e = exp(total(exp_args))
+        if isinstance(e, Fraction):
+            coeff *= e
+        else:
+            out.insert(0, e)
+    out.extend(others)
+    if not out:
+        return coeff
+    if coeff != 1:
+        out.insert(0, Rat(coeff))
+    if len(out) == 1:
+        return _simplify_out(out[0])
+    return Mul(tuple(out))
+
+
+def total(terms: Iterable) -> Exact:
+    """Exact sum: rationals added, nested sums flattened."""
+    const = Fraction(0)
+    rest: list = []
+    stack = [as_expr(t) for t in terms]
+    while stack:
+        t = stack.pop(0)
+        if isinstance(t, Rat):
+            const += t.q
+        elif isinstance(t, Add):
+            stack = list(t.terms) + stack
+        else:
+            rest.append(t)
+    if not rest:
+        return const
+    if const != 0:
+        rest.append(Rat(const))
+    if len(rest) == 1:
+        return _simplify_out(rest[0])
+    return Add(tuple(rest))
+
+
+# ------------------------------------------------------------------ printing
+
+def _frac_str(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def exact_str(x) -> str:
+    """Canonical text of an exact value: '23/30', 'exp(-1/5)*(3/4)**(1/2)'."""
+    if isinstance(x, Undefined):
+        return str(x)
+    if isinstance(x, Admissible):
+        return str(x)
+    if isinstance(x, (int, Fraction)):
+        return _frac_str(Fraction(x))
+    if isinstance(x, Rat):
+        return _frac_str(x.q)
+    if isinstance(x, Exp):
+        return f"exp({exact_str(x.arg)})"
+    if isinstance(x, Log):
+        return f"log({exact_str(x.arg)})"
+    if isinstance(x, Pow):
+        b = x.base
+        bs = exact_str(b)
+        if not (isinstance(b, Rat) and b.q.denominator == 1 and b.q >= 0) and not isinstance(b, (Exp, Log)):
+            bs = f"({bs})"
+        es = _frac_str(x.exponent)
+        if x.exponent.denominator != 1 or x.exponent < 0:
+            es = f"({es})"
+        return f"{bs}**{es}"
+    if isinstance(x, Mul):
+        parts = []
+        for f in x.factors:
+            s = exact_str(f)
+            if isinstance(f, Add) or (isinstance(f, Rat) and (f.q.denominator != 1 or f.q < 0)):
+                s = f"({s})"
+            parts.append(s)
+        return "*".join(parts)
+    if isinstance(x, Add):
+        out = exact_str(x.terms[0])
+        for t in x.terms[1:]:
+            s = exact_str(t)
+            out += f" - {s[1:]}" if s.startswith("-") and not isinstance(t, Add) else f" + {s}"
+        return out
+    raise TypeError(f"not an exact value: {x!r}")
+
+
+# ------------------------------------------------------------------- parsing
+
+def parse_exact(text: str) -> Exact:
+    """Parse the canonical text form back ('3/4', 'exp(-1/5)*(3/4)**(1/2)', 'log(2)').
+
+    Only integers, + - * / **, exp(), log() and sqrt() are accepted; anything else
+    raises ValueError naming the offending piece.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"exact value must be a non-empty string, got {text!r}")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as e:
+        raise ValueError(f"cannot parse exact value {text!r}: {e.msg}") from None
+    return _ev(tree.body, text)
+
+
+def _ev(node, text):
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return Fraction(node.value)
+    if isinstance(node, ast.Constant) and isinstance(node.value, float):
+        raise ValueError(f"{text!r}: decimal literal {node.value!r} is not exact; write a fraction")
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _ev(node.operand, text)
+        return -as_expr(v) if isinstance(node.op, ast.USub) and isinstance(v, Expr) else (-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.BinOp):
+        a, b = _ev(node.left, text), _ev(node.right, text)
+        if isinstance(node.op, ast.Add):
+            return total([a, b])
+        if isinstance(node.op, ast.Sub):
+            return total([a, product([Fraction(-1), b])])
+        if isinstance(node.op, ast.Mult):
+            return product([a, b])
+        if isinstance(node.op, ast.Div):
+            if isinstance(b, Fraction):
+                if b == 0:
+                    raise ValueError(f"{text!r}: division by zero")
+                return product([a, 1 / b])
+            return product([a, power(b, -1)])
+        if isinstance(node.op, ast.Pow):
+            if not isinstance(b, Fraction):
+                raise ValueError(f"{text!r}: exponents must be rational")
+            return power(a, b)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and not node.keywords:
+        arg = _ev(node.args[0], text)
+        if node.func.id == "exp":
+            return exp(arg)
+        if node.func.id == "log":
+            return log(arg)
+        if node.func.id == "sqrt":
+            return power(arg, Fraction(1, 2))
+    raise ValueError(f"{text!r}: unsupported piece {ast.unparse(node)!r} (allowed: integers, + - * / **, exp, log, sqrt)")
+
+
+# ------------------------------------------------------- certified evaluation
+
+def _iv():
+    from mpmath import iv  # lazy: keeps `import oracle` cheap
+    return iv
+
+
+def _eval_iv(x: Expr, iv):
+    if isinstance(x, Rat):
+        return iv.mpf(x.q.numerator) / iv.mpf(x.q.denominator)
+    if isinstance(x, Exp):
+        return iv.exp(_eval_iv(x.arg, iv))
+    if isinstance(x, Log):
+        return iv.log(_eval_iv(x.arg, iv))
+    if isinstance(x, Add):
+        s = iv.mpf(0)
+        for t in x.terms:
+            s = s + _eval_iv(t, iv)
+        return s
+    if isinstance(x, Mul):
+        s = iv.mpf(1)
+        for f in x.factors:
+            s = s * _eval_iv(f, iv)
+        return s
+    if isinstance(x, Pow):
+        b = _eval_iv(x.base, iv)
+        e = x.exponent
+        if e.denominator == 1:
+            return b ** int(e.numerator)
+        return iv.exp(iv.log(b) * (iv.mpf(e.numerator) / iv.mpf(e.denominator)))
+    raise TypeError(f"cannot evaluate {x!r}")
+
+
+def _mpf_fraction(raw) -> Fraction:
+    from mpmath import libmp
+    if raw in (libmp.finf, libmp.fninf, libmp.fnan):
+        raise CertificationError("interval arithmetic produced a non-finite bound")
+    p, q = libmp.to_rational(raw)
+    return Fraction(p, q)
+
+
+def interval(x, prec_bits: int) -> tuple[Fraction, Fraction]:
+    """Rational lower and upper bounds of x, from interval arithmetic at prec_bits."""
+    if isinstance(x, (int, Fraction)) or isinstance(x, Rat):
+        q = rational_value(x)
+        return q, q
+    iv = _iv()
+    old = iv.prec
+    iv.prec = prec_bits
+    try:
+        r = _eval_iv(x, iv)
+        lo, hi = r._mpi_
+        return _mpf_fraction(lo), _mpf_fraction(hi)
+    finally:
+        iv.prec = old
+
+
+def round_fraction_sig(q: Fraction, n: int) -> tuple[int, int]:
+    """q rounded half-even to n significant digits, as (integer mantissa, exponent10)."""
+    if q == 0:
+        return 0, 0
+    a = abs(q)
+    e = len(str(a.numerator)) - len(str(a.denominator))
+    if Fraction(10) ** e > a:
+        e -= 1
+    # now 10**e <= a < 10**(e+1)
+    scale = Fraction(10) ** (n - 1 - e)
+    m = round(a * scale)  # Fraction.__round__ is half-even
+    if m >= 10 ** n:
+        e += 1
+        m = round(a * Fraction(10) ** (n - 1 - e))
+    return (m if q > 0 else -m), e - n + 1
+
+
+def round_fraction_places(q: Fraction, k: int) -> str:
+    """q rounded half-even to k decimal places, fixed-point text."""
+    m = round(q * 10 ** k)
+    s = str(abs(m)).rjust(k + 1, "0")
+    body = s if k == 0 else f"{s[:-k]}.{s[-k:]}"
+    return ("-" if m < 0 else "") + body
+
+
+def _sig_text(m: int, e10: int) -> str:
+    if m == 0:
+        return "0"
+    sign = "-" if m < 0 else ""
+    digits_ = str(abs(m))
+    n = len(digits_)
+    point = n + e10  # position of decimal point from the left of digits
+    if -6 < point <= 40:
+        if point <= 0:
+            return f"{sign}0.{'0' * (-point)}{digits_}"
+        if point >= n:
+            return f"{sign}{digits_}{'0' * (point - n)}"
+        return f"{sign}{digits_[:point]}.{digits_[point:]}"
+    return f"{sign}{digits_[0]}.{digits_[1:]}e{point - 1}"
+
+
+def _certify(x, round_fn, start_bits: int, max_bits: int = 1 << 16):
+    bits = start_bits
+    while bits <= max_bits:
+        lo, hi = interval(x, bits)
+        a, b = round_fn(lo), round_fn(hi)
+        if a == b:
+            return a
+        bits *= 2
+    raise CertificationError(f"could not certify {exact_str(x)} within {max_bits} bits")
+
+
+def digits(x, n: int = 30) -> str:
+    """n certified significant digits of x (correctly rounded), as decimal text."""
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    if isinstance(x, Undefined):
+        return str(x)
+    if is_rational(x):
+        return _sig_text(*round_fraction_sig(rational_value(x), n))
+    m_e = _certify(x, lambda q: round_fraction_sig(q, n), int(n * 3.33) + 32)
+    return _sig_text(*m_e)
+
+
+def places(x, k: int) -> str:
+    """x rounded to k decimal places, certified (ties half-even for rationals)."""
+    if is_rational(x):
+        return round_fraction_places(rational_value(x), k)
+    lo, hi = interval(x, 64)
+    mag = max(abs(lo), abs(hi), Fraction(1))
+    start = int(k * 3.33 + mag.numerator.bit_length() - mag.denominator.bit_length()) + 32
+    return _certify(x, lambda q: round_fraction_places(q, k), start)
+
+
+def to_float(x) -> float:
+    """The double nearest to x (certified)."""
+    if isinstance(x, Undefined):
+        raise ValueError(f"{x} has no float value")
+    if is_rational(x):
+        return float(rational_value(x))
+    return _certify(x, float, 96)
+
+
+def fraction_of(x, bits: int = 200) -> tuple[Fraction, Fraction]:
+    """Rational bounds of x (exact for rationals)."""
+    return interval(x, bits)
+
+
+# ---------------------------------------------------------- admissible sets
+
+@dataclass(frozen=True)
+class Admissible:
+    """The values a definition admits (e.g. several minimum-cost alignments),
+    with the value each named tie rule picks."""
+
+    values: tuple
+    by_rule: dict = field(default_factory=dict, hash=False, compare=False)
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(exact_str(v) for v in self.values) + "}"
+
+    def contains_rational(self, q: Fraction) -> bool:
+        return any(is_rational(v) and rational_value(v) == q for v in self.values)
+
+
+def to_sympy(x):
+    """The closed form as a sympy expression (sympy imported only here)."""
+    import sympy
+    if isinstance(x, (int, Fraction)):
+        q = Fraction(x)
+        return sympy.Rational(q.numerator, q.denominator)
+    if isinstance(x, Rat):
+        return sympy.Rational(x.q.numerator, x.q.denominator)
+    if isinstance(x, Exp):
+        return sympy.exp(to_sympy(x.arg), evaluate=False)
+    if isinstance(x, Log):
+        return sympy.log(to_sympy(x.arg), evaluate=False)
+    if isinstance(x, Add):
+        return sympy.Add(*[to_sympy(t) for t in x.terms], evaluate=False)
+    if isinstance(x, Mul):
+        return sympy.Mul(*[to_sympy(f) for f in x.factors], evaluate=False)
+    if isinstance(x, Pow):
+        e = x.exponent
+        return sympy.Pow(to_sympy(x.base), sympy.Rational(e.numerator, e.denominator), evaluate=False)
+    raise TypeError(f"no symbolic form for {x!r}")
+
+
+def same_value(a, b, n: int = 60) -> bool:
+    """Exact equality for rationals and Undefined; for closed forms, equality of
+    n certified significant digits (equality of transcendental forms is not
+    decidable in general; structural equality is tried first)."""
+    if isinstance(a, Undefined) or isinstance(b, Undefined):
+        return isinstance(a, Undefined) and isinstance(b, Undefined)
+    if is_rational(a) and is_rational(b):
+        return rational_value(a) == rational_value(b)
+    if as_expr(a) == as_expr(b):
+        return True
+    return digits(a, n) == digits(b, n)
