@@ -30,16 +30,29 @@ def _progress_printer(stream):
     return show
 
 
+def resolve_adapter(spec: str):
+    """A built-in adapter name, an entry point, 'module:AdapterClass', or 'module:function'
+    decorated with ``conformance.functions.implementation``."""
+    from adapters import load_adapter
+    from .protocol import load_object
+    if ":" in spec:
+        obj = load_object(spec)
+        if hasattr(obj, "adapter"):
+            return obj.adapter
+    return load_adapter(spec)
+
+
 def _load_adapters(names: list[str] | None):
-    from adapters import builtin_adapters, load_adapter
+    from adapters import builtin_adapters
     if not names:
         available, unavailable = builtin_adapters()
+        available = {a.name: a for a in available}
         return available, {n: n for n in available}, unavailable
     out, specs, unavailable = {}, {}, []
     for n in names:
         try:
-            a = load_adapter(n)
-        except (ImportError, AttributeError, ValueError, KeyError) as e:
+            a = resolve_adapter(n)
+        except (ImportError, AttributeError, ValueError, KeyError, TypeError) as e:
             raise UsageError(f"--adapter {n}: {e}") from None
         ok, why = a.available()
         if not ok:
@@ -96,7 +109,7 @@ def cmd_list(args) -> int:
     metrics = [get_metric(n).describe() for n in metric_names()]
     available, unavailable = builtin_adapters()
     adapters = [dict(a.info().to_json(), profiles={m: a.profile(m) for m in a.metrics()})
-                for a in available.values()]
+                for a in available]
     if args.json:
         print(json.dumps({"metrics": metrics, "adapters": adapters,
                           "unavailable": [{"adapter": n, "reason": r} for n, r in unavailable]}, indent=2))

@@ -150,10 +150,10 @@ _ADAPTERS: dict = {}
 
 
 def _init_worker(specs: dict):
-    from adapters import load_adapter
+    from .cli import resolve_adapter
     _ADAPTERS.clear()
     for name, spec in specs.items():
-        _ADAPTERS[name] = load_adapter(spec)
+        _ADAPTERS[name] = resolve_adapter(spec)
 
 
 def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None = None) -> list[Record]:
@@ -196,9 +196,14 @@ def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs:
             note(u, recs)
     else:
         import multiprocessing
-        ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                                 initargs=(specs,)) as ex:
+        if sys.platform.startswith("linux"):
+            # forked workers inherit the adapters as they are (including ones built in code)
+            _ADAPTERS.clear()
+            _ADAPTERS.update(adapters)
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+        else:
+            pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(specs,))
+        with pool as ex:
             futs = {ex.submit(run_unit, u, examples, case_paths): u for u in units}
             for f in as_completed(futs):
                 recs = f.result()

@@ -1,0 +1,209 @@
+"""`metric-conformance bench`: time the oracle against the peer libraries.
+
+Workloads are generated deterministically (a seeded ``random.Random``) at
+realistic sizes. Contenders run interleaved in one process (each repeat runs
+every contender once, in rotating order), so the shared machine's noise hits
+them alike; the report gives medians and the ratio oracle / fastest peer.
+"""
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass
+class Workload:
+    name: str
+    description: str
+    setup: Callable[[], object]
+    oracle: dict                     # contender name -> fn(data)
+    peers: dict                      # contender name -> fn(data) (may be empty when missing)
+    pairs: dict = field(default_factory=dict)  # oracle contender -> peer contender it is measured against
+    missing: list = field(default_factory=list)
+
+
+# ------------------------------------------------------------ text generation
+
+def _vocabulary(rng: random.Random, size: int = 8000) -> list[str]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = set()
+    while len(words) < size:
+        words.add("".join(rng.choice(letters) for _ in range(rng.randint(2, 9))))
+    words = sorted(words)
+    punct = [",", ".", "'s", "(", ")", "-", "\"", "3.5", "1,000", "U.S."]
+    return words + punct
+
+
+def _zipf_sentence(rng: random.Random, vocab: list[str], n: int) -> list[str]:
+    out = []
+    for _ in range(n):
+        r = int(rng.paretovariate(1.1)) - 1
+        out.append(vocab[min(r, len(vocab) - 1)] if rng.random() < 0.85 else rng.choice(vocab))
+    return out
+
+
+def newstest_like(n_segments: int = 3003, n_refs: int = 1, seed: int = 2014) -> dict:
+    """3,003 segments of about 27 tokens (newstest size); hypotheses are edited references."""
+    rng = random.Random(seed)
+    vocab = _vocabulary(rng)
+    hyps, refs = [], []
+    for _ in range(n_segments):
+        length = max(3, int(rng.gauss(27, 9)))
+        seg_refs = []
+        base = _zipf_sentence(rng, vocab, length)
+        for j in range(n_refs):
+            r = list(base)
+            for _ in range(int(length * 0.3 * (j > 0))):
+                r[rng.randrange(len(r))] = rng.choice(vocab)
+            seg_refs.append(" ".join(r))
+        h = list(base)
+        for _ in range(int(length * 0.4)):
+            op = rng.random()
+            i = rng.randrange(len(h)) if h else 0
+            if op < 0.5 and h:
+                h[i] = rng.choice(vocab)
+            elif op < 0.75 and len(h) > 1:
+                del h[i]
+            else:
+                h.insert(i, rng.choice(vocab))
+        hyps.append(" ".join(h))
+        refs.append(seg_refs)
+    return {"hypotheses": hyps, "references": refs}
+
+
+def _bleu_workloads() -> list[Workload]:
+    from oracle.registry import get_metric
+    out = []
+    try:
+        import sacrebleu
+        from sacrebleu.metrics import BLEU as SB
+    except ImportError:
+        sacrebleu = None
+    try:
+        from nltk.translate import bleu_score as nb
+    except ImportError:
+        nb = None
+    bleu = get_metric("bleu")
+    sbleu = get_metric("sentence_bleu")
+    for n_refs in (1, 4):
+        def setup(n_refs=n_refs):
+            return newstest_like(n_refs=n_refs)
+
+        def oracle_13a(d):
+            return bleu.compute(d, {"tokenizer": "13a"}).value
+
+        def oracle_none(d):
+            return bleu.compute(d, {"tokenizer": "none"}).value
+
+        peers, pairs, missing = {}, {}, []
+        if sacrebleu:
+            def sacre(d):
+                streams = [list(s) for s in zip(*d["references"])]
+                return SB(tokenize="13a").corpus_score(d["hypotheses"], streams).score
+            peers["sacrebleu"] = sacre
+            pairs["oracle tok:13a"] = "sacrebleu"
+        else:
+            missing.append("sacrebleu")
+        if nb:
+            def nltk_corpus(d):
+                return nb.corpus_bleu([[r.split() for r in rs] for rs in d["references"]],
+                                      [h.split() for h in d["hypotheses"]])
+            peers["nltk"] = nltk_corpus
+            pairs["oracle tok:none"] = "nltk"
+        else:
+            missing.append("nltk")
+        out.append(Workload(f"corpus-bleu-{n_refs}ref", f"corpus BLEU, 3,003 segments, {n_refs} reference(s)",
+                            setup, {"oracle tok:13a": oracle_13a, "oracle tok:none": oracle_none},
+                            peers, pairs, missing))
+
+        def s_oracle_13a(d):
+            return [sbleu.compute({"hypothesis": h, "references": rs},
+                                  {"tokenizer": "13a", "smoothing": "exp", "effective_order": "yes"}).value
+                    for h, rs in zip(d["hypotheses"], d["references"])]
+
+        def s_oracle_none(d):
+            return [sbleu.compute({"hypothesis": h, "references": rs}, {"tokenizer": "none"}).value
+                    for h, rs in zip(d["hypotheses"], d["references"])]
+
+        speers, spairs = {}, {}
+        if sacrebleu:
+            def s_sacre(d):
+                m = SB(tokenize="13a", effective_order=True)
+                return [m.sentence_score(h, rs).score for h, rs in zip(d["hypotheses"], d["references"])]
+            speers["sacrebleu"] = s_sacre
+            spairs["oracle tok:13a"] = "sacrebleu"
+        if nb:
+            def s_nltk(d):
+                return [nb.sentence_bleu([r.split() for r in rs], h.split())
+                        for h, rs in zip(d["hypotheses"], d["references"])]
+            speers["nltk"] = s_nltk
+            spairs["oracle tok:none"] = "nltk"
+        out.append(Workload(f"sentence-bleu-{n_refs}ref", f"3,003 sentence BLEUs, {n_refs} reference(s)",
+                            setup, {"oracle tok:13a": s_oracle_13a, "oracle tok:none": s_oracle_none},
+                            speers, spairs, list(missing)))
+    return out
+
+
+def _import_time(repeat: int) -> dict:
+    times = []
+    for _ in range(repeat):
+        code = "import time; t = time.perf_counter(); import oracle, oracle.bleu; print(time.perf_counter() - t)"
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        times.append(float(out.stdout))
+    return {"workload": "import-oracle", "description": "`import oracle` (with the BLEU module), fresh process",
+            "median_s": {"oracle": statistics.median(times)}, "ratios": {}, "target": "< 0.1 s"}
+
+
+def workloads() -> list[Workload]:
+    return _bleu_workloads()
+
+
+def measure(w: Workload, repeat: int, log=print) -> dict:
+    data = w.setup()
+    contenders = {**w.oracle, **w.peers}
+    names = list(contenders)
+    samples: dict = {n: [] for n in names}
+    for i in range(repeat):
+        rot = names[i % len(names):] + names[:i % len(names)]
+        for n in rot:
+            t0 = time.perf_counter()
+            contenders[n](data)
+            samples[n].append(time.perf_counter() - t0)
+    med = {n: statistics.median(v) for n, v in samples.items()}
+    ratios = {f"{o} / {p}": med[o] / med[p] for o, p in w.pairs.items() if p in med}
+    fastest_peer = min((med[p] for p in w.peers), default=None)
+    if fastest_peer:
+        for o in w.oracle:
+            ratios[f"{o} / fastest peer"] = med[o] / fastest_peer
+    return {"workload": w.name, "description": w.description, "repeat": repeat, "median_s": med,
+            "ratios": ratios, "missing_peers": w.missing}
+
+
+def main(args) -> int:
+    results = []
+    chosen = args.workload
+    for w in workloads():
+        if chosen and w.name not in chosen:
+            continue
+        print(f"{w.name}: {w.description} ...", file=sys.stderr, flush=True)
+        results.append(measure(w, args.repeat))
+    if not chosen or "import-oracle" in chosen:
+        results.append(_import_time(max(3, args.repeat)))
+    for r in results:
+        print(f"\n{r['workload']}: {r['description']}")
+        for n, t in r["median_s"].items():
+            print(f"  {n:<24} median {t * 1000:9.1f} ms")
+        for n, x in r["ratios"].items():
+            print(f"  ratio {n:<34} {x:6.2f}x")
+        if r.get("missing_peers"):
+            print(f"  not measured (not installed): {', '.join(r['missing_peers'])}")
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            json.dump({"python": sys.version.split()[0], "results": results}, f, indent=2)
+    return 0
