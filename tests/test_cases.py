@@ -1,0 +1,75 @@
+"""The golden files: schema, ids, tags, and every expected value re-derived."""
+import copy
+import json
+
+import pytest
+
+from conformance.cases import (CaseFileError, case_files, check_cases, load_cases, load_file, rederive,
+                               printed_matches)
+from oracle.exact import parse_exact
+
+
+def test_every_golden_file_checks_clean():
+    problems = check_cases()
+    assert problems == [], "\n".join(map(str, problems))
+
+
+def test_there_is_one_file_per_source_document_used():
+    names = {p.name for p in case_files()}
+    assert "000_28a8cb91ddee40ec.json" in names
+
+
+@pytest.mark.parametrize("case", load_cases(), ids=lambda c: f"{c.file}#{c.id}")
+def test_case_rederives(case):
+    assert rederive(case) == []
+
+
+def test_a_wrong_expected_value_is_caught():
+    case = next(c for c in load_cases() if c.metric == "exact_match" and c.expected["value"] == "1/2")
+    bad = copy.deepcopy(case)
+    bad.expected["value"] = "3/4"
+    assert any(p.startswith("value:") for p in rederive(bad))
+    bad = copy.deepcopy(case)
+    bad.expected["stats"]["matches"] = 3
+    assert any(p.startswith("stats.matches") for p in rederive(bad))
+    bad = copy.deepcopy(case)
+    bad.expected["printed"]["value"] = "0.501"
+    assert any(p.startswith("printed.value") for p in rederive(bad))
+
+
+def test_printed_text_rule():
+    x = parse_exact("exp(-1/5)")            # 0.818730...
+    assert printed_matches(x, "0.8187", 4)
+    assert not printed_matches(x, "0.8188", 4)
+
+
+def _write(tmp_path, data, name="x.json"):
+    p = tmp_path / name
+    p.write_text(json.dumps(data) if not isinstance(data, str) else data)
+    return p
+
+
+def test_malformed_files_are_named(tmp_path):
+    with pytest.raises(CaseFileError, match=r"x.json: line 1"):
+        load_file(_write(tmp_path, "{not json"))
+    good = json.load(open(case_files()[0]))
+    bad = copy.deepcopy(good)
+    bad["cases"][0]["id"] = "NOT-HEX"
+    with pytest.raises(CaseFileError, match=r"cases/0/id"):
+        load_file(_write(tmp_path, bad))
+    bad = copy.deepcopy(good)
+    bad["cases"][0]["expected"]["value"] = 0.5
+    with pytest.raises(CaseFileError, match=r"cases/0/expected/value"):
+        load_file(_write(tmp_path, bad))
+
+
+def test_duplicate_ids_unknown_tags_and_knobs_are_reported(tmp_path):
+    good = json.load(open(case_files()[0]))
+    bad = copy.deepcopy(good)
+    bad["cases"][1]["id"] = bad["cases"][0]["id"]
+    bad["cases"][2]["tags"] = ["no-such-tag"]
+    bad["cases"][3]["conventions"] = {"tokeniser": "none"}
+    problems = [str(p) for p in check_cases([_write(tmp_path, bad)])]
+    assert any("is already used" in p for p in problems)
+    assert any("no-such-tag" in p for p in problems)
+    assert any("tokeniser" in p and "did you mean 'tokenizer'" in p for p in problems)

@@ -1,0 +1,49 @@
+"""Signatures: two settings that score some input differently never share a signature."""
+import pytest
+from hypothesis import assume, given, strategies as st
+
+from conformance.explain import candidate_values
+from conformance.plans import plan_for
+from oracle.conventions import ConventionError, InputError
+from oracle.exact import same_value
+from oracle.registry import get_metric, metric_names
+
+
+@st.composite
+def setting(draw, metric):
+    m = get_metric(metric)
+    out = {}
+    for k in m.knobs:
+        vals = candidate_values(k)
+        if vals and draw(st.booleans()):
+            out[k.name] = draw(st.sampled_from(vals))
+    try:
+        return m.settings(out)
+    except ConventionError:
+        assume(False)
+
+
+@pytest.mark.parametrize("metric", metric_names())
+@given(data=st.data())
+def test_different_values_have_different_signatures(metric, data):
+    m = get_metric(metric)
+    plan = plan_for(metric)
+    a = data.draw(setting(metric), label="setting a")
+    b = data.draw(setting(metric), label="setting b")
+    inputs = data.draw(plan.inputs(a), label="inputs")
+    try:
+        va = m.compute(inputs, a).value
+        vb = m.compute(inputs, b).value
+    except (InputError, ConventionError, ValueError):
+        assume(False)
+    if not same_value(va, vb, 30):
+        assert m.signature(a) != m.signature(b)
+
+
+@pytest.mark.parametrize("metric", metric_names())
+def test_signature_names_every_knob_and_is_canonical(metric):
+    m = get_metric(metric)
+    sig = m.signature({})
+    for k in m.knobs:
+        assert f"|{k.sig_key}:" in sig
+    assert m.signature(m.settings({})) == sig
