@@ -79,6 +79,9 @@ class KnownIndex:
         self.entries = entries
         self.classifiers = adapter.defect_classifiers() if hasattr(adapter, "defect_classifiers") else {}
 
+    def has_conventions(self, metric: str) -> bool:
+        return any(e.metric == metric and e.kind == "convention" for e in self.entries)
+
     def for_case(self, case_id: str, metric: str) -> KnownFailure | None:
         for e in self.entries:
             if e.metric == metric and case_id in e.cases:

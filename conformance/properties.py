@@ -125,12 +125,12 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
 
     def check(data):
         inputs = data.draw(plan.inputs(settings), label="inputs")
-        count[0] += 1
         try:
             m.compute(inputs, settings)
         except (InputError, ConventionError):
             from hypothesis import reject
             reject()
+        count[0] += 1
         base = prop.split("[")[0]
         try:
             if base in ("oracle-equal", "statistics"):
@@ -141,14 +141,16 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 value_bad = v.status == "error" or (v.comparison is not None and not v.comparison.agrees)
                 stat_bad = bool(v.first_differing_statistic)
                 if (base == "oracle-equal" and value_bad) or (base == "statistics" and stat_bad):
+                    # explaining is a search: during shrinking, only when a convention entry could match
                     found = explain(metric, settings, inputs, v.library_value, tol) \
-                        if base == "oracle-equal" and isinstance(v.library_value, (int, float)) else []
+                        if base == "oracle-equal" and isinstance(v.library_value, (int, float)) \
+                        and known.has_conventions(metric) else None
                     known_or_raise(inputs, {
                         "exact": v.exact, "digits": v.digits, "library_value": v.library_value,
                         "comparison": v.comparison.to_json() if v.comparison else {},
                         "first_differing_statistic": v.first_differing_statistic,
-                        "explanation": describe(found) if base == "oracle-equal" else "a sufficient statistic differs",
-                        "reproducing_knobs": found,
+                        "explanation": "" if base == "oracle-equal" else "a sufficient statistic differs",
+                        "reproducing_knobs": found or [],
                         "message": v.message or ("value disagrees" if base == "oracle-equal" else "statistics differ"),
                         "outcome": "error" if v.status == "error" else "fail"}, found)
                 return
@@ -195,6 +197,9 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     except Finding as f:
         for k, v in f.fields.items():
             setattr(r, k, v)
+        if prop.startswith("oracle-equal") and isinstance(r.library_value, (int, float)):
+            r.reproducing_knobs = explain(metric, settings, r.inputs, r.library_value, tol)
+            r.explanation = describe(r.reproducing_knobs)
         r.reproduce = reproduce_command(adapter.name, metric, r.conventions, f.fields.get("inputs"))
     except Unsatisfiable:
         r.outcome, r.message = "skipped", "no generated input was accepted by the library and the oracle"
