@@ -17,13 +17,18 @@ from . import strategies as S
 class Plan:
     metric: str
     inputs: Callable[[Mapping], st.SearchStrategy]           # settings -> strategy of inputs
-    upper: Callable[[Mapping], Fraction] = lambda s: Fraction(1)
+    upper: Callable[[Mapping], Fraction | None] = lambda s: Fraction(1)   # None: no upper bound
     invariances: Mapping[str, Callable] = field(default_factory=dict)  # name -> (inputs, data) -> inputs
     identity: Callable | None = None                          # (inputs, settings) -> (inputs', exact value) | None
 
 
 def _scale(s: Mapping) -> Fraction:
     return Fraction(100) if s.get("scale") == "percent" else Fraction(1)
+
+
+def _bleu_upper(s: Mapping) -> Fraction | None:
+    """1 (or 100); none under Chen and Cherry 5 and 7, whose averaged counts can exceed the totals."""
+    return None if s.get("smoothing") in ("cc5", "cc7") else _scale(s)
 
 
 def _permute_segments(inputs, data):
@@ -71,13 +76,13 @@ PLANS: dict[str, Plan] = {
     "bleu": Plan(
         "bleu",
         lambda s: S.bleu_corpus(S.tricky_words if s.get("tokenizer") != "none" else S.words),
-        upper=_scale,
+        upper=_bleu_upper,
         invariances={"segment-order": _permute_segments, "reference-order": _permute_references},
         identity=_bleu_identity),
     "sentence_bleu": Plan(
         "sentence_bleu",
         lambda s: S.sentence_bleu_inputs(S.tricky_words if s.get("tokenizer") != "none" else S.words),
-        upper=_scale,
+        upper=_bleu_upper,
         invariances={"reference-order": _permute_references},
         identity=_bleu_identity),
     "exact_match": Plan(

@@ -15,6 +15,7 @@ unexplained one is shrunk by hypothesis and reported with its minimal input.
 """
 from __future__ import annotations
 
+import math
 import time
 from fractions import Fraction
 
@@ -161,7 +162,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 return
             if base == "bounds":
                 upper = plan.upper(settings)
-                if not (isinstance(value, (int, float)) and 0 <= Fraction(value) <= upper):
+                ok = isinstance(value, (int, float)) and math.isfinite(value) and 0 <= value
+                if not ok or (upper is not None and Fraction(value) > upper):
                     known_or_raise(inputs, {"library_value": value,
                                             "message": f"value {value!r} outside [0, {upper}]", "outcome": "fail"})
             elif base == "invariance":

@@ -1,0 +1,564 @@
+"""BLEU, exactly: corpus BLEU and sentence BLEU with their convention knobs.
+
+Definition (Papineni et al. 2002, ACL, sec. 2; mteval-v13a.pl for the tool
+conventions). Segments are tokenized (``oracle.tokenizers``). For each
+segment i with hypothesis length c_i and each order n <= N:
+
+- t_{i,n} = max(c_i - n + 1, 0), the hypothesis n-grams;
+- m_{i,n} = sum over distinct hypothesis n-grams g of
+  min(count_hyp(g), max over the references of count_ref(g))
+  (clipping by the maximum reference count, Papineni sec. 2.1);
+- r_i, the reference length chosen by ``ref_length``.
+
+Corpus level pools the counts: m_n = sum_i m_{i,n}, t_n = sum_i t_{i,n},
+c = sum_i c_i, r = sum_i r_i (Papineni sec. 2.2.1, 2.2.2). Then
+
+    p_n = m_n / t_n                   (possibly smoothed, see below)
+    BP  = 1 if c >= r else exp(1 - r/c)
+    BLEU = BP * prod_n p_n ** w_n     (= BP * exp(sum_n w_n log p_n))
+
+with weights w_n (uniform 1/N by default). Orders with w_n = 0 do not enter
+the product (p**0 = 1, also for p = 0). ``sentence_bleu`` is the same on one
+segment; ``level=sentence-mean`` is the plain mean of the segments' sentence
+BLEU under the same knobs.
+
+ref_length: closest-shorter (closest to c_i, ties to the shorter: mteval-v13a
+``brevity_penalty_closest``, Papineni's "best match length"), closest-first
+(ties to the first listed reference), shortest (mteval before v13), average
+(mean reference length, a rational).
+
+effective_order (sacrebleu ``effective_order``, BLEU.compute_bleu): with
+``yes``, only the orders n <= n* are used, where n* is the number of orders
+with t_n > 0 (the hypothesis, or at corpus level the longest hypothesis, has
+n* tokens or more); the weights are renormalized to w_n / sum_{k<=n*} w_k
+(uniform weights become 1/n*). Orders with t_n > 0 and m_n = 0 stay.
+(sacrebleu's docstring says orders "for which precision is 0" are dropped;
+its code drops the orders with t_n = 0, which is what is defined here.)
+
+Smoothing (Chen and Cherry 2014, "A Systematic Comparison of Smoothing
+Techniques for Sentence-Level BLEU", WMT, methods 1-7; value = smoothing_value):
+- none: p_n = m_n/t_n; any m_n = 0 (with w_n > 0) gives BLEU = 0
+  (mteval ``bleu_score_nosmoothing``).
+- floor (method 1): p_n = eps/t_n where m_n = 0; eps default 1/10.
+- add-k (method 2, Lin and Och 2004 with k = 1): p_n = (m_n + k)/(t_n + k)
+  for n >= 2; p_1 = m_1/t_1 unsmoothed; k default 1.
+- exp (method 3, NIST geometric, mteval-v13a ``bleu_score``): invcnt = 1;
+  for each order with m_n = 0 in turn, invcnt *= 2 and p_n = 1/(invcnt t_n).
+  mteval sets p_n = 1 for orders with t_n = 0 (``$iscore = 0``) without
+  advancing invcnt; so does this oracle.
+- cc4 (method 4): as method 3 but invcnt *= K/ln(len(T)), len(T) = c (the
+  pooled hypothesis length at corpus level): the k-th zero order gets
+  p_n = (ln c / K)**k / t_n. K default 5. Undefined when c = 1 (ln 1 = 0)
+  and some m_n = 0.
+- cc5 (method 5): counts averaged with their neighbours:
+  m'_0 = m_1 + 1, m'_n = (m'_{n-1} + m_n + m_{n+1}) / 3, p_n = m'_n / t_n,
+  for every used order; m_{N+1} is the match count of order N+1 (reported in
+  ``stats.next_order_matches``). No value.
+- cc6 (method 6, Gao and He 2013): p_1, p_2 unsmoothed; for n >= 3
+  p_n = (m_n + alpha * p0_n) / (t_n + alpha), p0_n = p_{n-1}**2 / p_{n-2}
+  (the smoothed values), p0_n = 0 when p_{n-2} = 0. alpha default 5.
+- cc7 (method 7): the counts of method 4 for zero orders, m_n -> (ln c/K)**k,
+  then the averaging of method 5 over those counts (m'_0 = smoothed m_1 + 1);
+  m_{N+1} is used raw (the averaging needs it; method 4 is not applied to it).
+  K default 5.
+Orders left unsmoothed (every order under none, n = 1 under add-k, n <= 2
+under cc6) give BLEU = 0 when m_n = 0.
+At corpus level methods 4-7 act on the pooled counts (len(T) = c); the paper
+defines them for one sentence, and on pooled counts methods 5 and 7 can give
+precisions above 1 (the pooled t_n may drop by more than 1 from one order to
+the next).
+The paper text itself was not retrievable while this module was written; the
+formulas above are the paper's as recalled by the author, cross-checked
+against the mteval source (method 3), NLTK's docstrings and NLTK issue
+#2676 (method 4: p_n = (1/invcnt)/t_n). Check them against the PDF before
+relying on methods 4-7.
+
+Orders with t_n = 0 (the hypothesis is shorter than n) with effective_order=no:
+none -> 0 (m_n = 0); add-k -> (0+k)/(0+k) = 1 for n >= 2; exp -> 1 (mteval);
+cc6 -> p0_n; floor, cc4, cc5, cc7 -> Undefined (their formula divides by
+t_n = 0); with effective_order=yes these orders are dropped.
+
+Degenerate and invalid inputs
+-----------------------------
+| input                                         | result                                        |
+| --------------------------------------------- | --------------------------------------------- |
+| empty corpus (``hypotheses == []``)           | InputError: no segment, nothing was evaluated  |
+| len(hypotheses) != len(references)            | InputError naming both counts                  |
+| references[i] == [] (no reference)            | InputError naming references[i]                |
+| references[i] a string, not a list            | InputError naming references[i]                |
+| non-string hypothesis / reference             | InputError naming e.g. references[2][0]        |
+| empty hypothesis, c = 0 < r                   | 0 (BP -> 0 as c -> 0), any smoothing           |
+| c = 0 and r = 0 (all empty)                   | Undefined: BP and every p_n are 0/0            |
+| empty reference (r_i = 0), c > 0              | by the formula: BP = 1, no matches             |
+| m_n = 0, smoothing none                       | 0                                              |
+| t_n = 0, effective_order no                   | see the paragraph above                        |
+| cc4/cc7 with c = 1 and m_1 = 0                | Undefined (K/ln 1)                             |
+| effective_order yes, kept weights sum to 0    | Undefined                                      |
+| level sentence-mean, a segment Undefined      | Undefined naming the segment                   |
+An empty corpus is an error rather than Undefined because it means that no
+evaluation took place (an unread file, a filter that dropped everything);
+a report row for it would be a number about nothing.
+
+Scale ``percent`` multiplies the value by 100; ``parts`` (bp, precision_n)
+stay fractions.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from fractions import Fraction
+from typing import Mapping, Sequence
+
+from .conventions import ConventionError, InputError, Knob, Metric, Result, frac_text
+from .exact import Undefined, exp, log, power, product, total
+from .tokenizers import TOKENIZERS
+
+__all__ = ["BLEU", "SENTENCE_BLEU", "segment_stats", "ngram_counts", "reference_length",
+           "bleu_from_stats", "corpus_bleu", "sentence_bleu", "SMOOTHING_DEFAULTS"]
+
+PAPINENI = "Papineni et al. 2002, BLEU: a Method for Automatic Evaluation of Machine Translation, ACL"
+CC2014 = "Chen and Cherry 2014, A Systematic Comparison of Smoothing Techniques for Sentence-Level BLEU, WMT"
+MTEVAL = "mteval-v13a.pl (NIST), moses-smt/mosesdecoder scripts/generic/mteval-v13a.pl"
+
+# smoothing method -> default value (None: the method takes no value)
+SMOOTHING_DEFAULTS = {
+    "none": None, "floor": Fraction(1, 10), "add-k": Fraction(1), "exp": None,
+    "cc4": Fraction(5), "cc5": None, "cc6": Fraction(5), "cc7": Fraction(5),
+}
+
+# --------------------------------------------------------------- statistics
+
+
+def ngram_counts(tokens: Sequence[str], order: int) -> list:
+    """[Counter of n-grams for n = 1..order]; unigrams keyed by the token, longer n-grams by tuples."""
+    out = [Counter(tokens)]
+    for n in range(2, order + 1):
+        if len(tokens) < n:
+            out.append(Counter())
+        else:
+            out.append(Counter(zip(*[tokens[i:] for i in range(n)])))
+    return out
+
+
+def segment_stats(hyp_tokens: Sequence[str], ref_token_lists: Sequence[Sequence[str]], order: int):
+    """Sufficient statistics of one segment: (matches, totals, hyp_len, ref_lens).
+
+    matches[n-1] = sum_g min(count_hyp(g), max_ref count_ref(g)) over the
+    hypothesis n-grams g; totals[n-1] = max(c - n + 1, 0).
+    """
+    c = len(hyp_tokens)
+    hyp = ngram_counts(hyp_tokens, order)
+    refs = [ngram_counts(r, order) for r in ref_token_lists]
+    matches = []
+    if len(refs) == 1:
+        for hc, rc in zip(hyp, refs[0]):
+            m = 0
+            get = rc.get
+            for g, k in hc.items():
+                v = get(g)
+                if v:
+                    m += k if k < v else v
+            matches.append(m)
+    else:
+        for n in range(order):
+            m = 0
+            rcs = [r[n] for r in refs]
+            for g, k in hyp[n].items():
+                best = 0
+                for rc in rcs:
+                    v = rc.get(g, 0)
+                    if v > best:
+                        best = v
+                if best:
+                    m += k if k < best else best
+            matches.append(m)
+    totals = [c - n if c > n else 0 for n in range(order)]
+    return matches, totals, c, [len(r) for r in ref_token_lists]
+
+
+def reference_length(hyp_len: int, ref_lens: Sequence[int], rule: str):
+    """The reference length r_i of one segment under a ``ref_length`` rule (int or Fraction)."""
+    if rule == "closest-shorter":
+        return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+    if rule == "closest-first":
+        return min(ref_lens, key=lambda r: abs(r - hyp_len))  # min keeps the first of equals
+    if rule == "shortest":
+        return min(ref_lens)
+    if rule == "average":
+        q = Fraction(sum(ref_lens), len(ref_lens))
+        return q.numerator if q.denominator == 1 else q
+    raise ConventionError(f"ref_length: unknown rule {rule!r}")
+
+
+# ------------------------------------------------------------------ scoring
+
+
+@lru_cache(maxsize=64)
+def _parse_weights(order: int, text: str) -> tuple:
+    if text == "uniform":
+        return (Fraction(1, order),) * order
+    return tuple(Fraction(w) for w in text.split(","))
+
+
+def _weights(settings) -> list:
+    return list(_parse_weights(int(settings["order"]), settings["weights"]))
+
+
+def _smoothed(method, value, m, t, c, next_match):
+    """Precisions p_1..p_k for the used orders: Fraction, Expr, Undefined, or None (= zero count, no smoothing)."""
+    k = len(t)
+    ps: list = [None] * k
+    if method in ("none", "add-k", "cc6"):
+        raw = {"none": k, "add-k": 1, "cc6": 2}[method]
+        for n in range(min(raw, k)):
+            ps[n] = Fraction(m[n], t[n]) if m[n] else None
+        if method == "add-k":
+            for n in range(1, k):
+                ps[n] = Fraction(m[n] + value, t[n] + value)
+        elif method == "cc6":
+            for n in range(2, k):
+                a, b = ps[n - 2], ps[n - 1]
+                a = a or Fraction(0)
+                b = b or Fraction(0)
+                prior = b * b / a if a else Fraction(0)
+                ps[n] = (m[n] + value * prior) / (t[n] + value)
+                if ps[n] == 0:
+                    ps[n] = None
+        return ps
+    if method == "floor":
+        for n in range(k):
+            if t[n] == 0:
+                ps[n] = Undefined(f"order {n + 1}: the hypothesis has no {n + 1}-grams (t = 0) and floor smoothing divides by t")
+            else:
+                ps[n] = Fraction(m[n] if m[n] else value, t[n])
+        return ps
+    if method == "exp":
+        inv = 1
+        for n in range(k):
+            if t[n] == 0:
+                ps[n] = Fraction(1)
+            elif m[n] == 0:
+                inv *= 2
+                ps[n] = Fraction(1, inv * t[n])
+            else:
+                ps[n] = Fraction(m[n], t[n])
+        return ps
+    # cc4, cc5, cc7 work on (possibly smoothed) counts divided by t_n
+    for n in range(k):
+        if t[n] == 0:
+            return [Undefined(f"order {n + 1}: the hypothesis has no {n + 1}-grams (t = 0) and {method} smoothing divides by t")] * k
+    counts: list = list(m)
+    if method in ("cc4", "cc7"):
+        zeros = 0
+        for n in range(k):
+            if m[n] == 0:
+                if c == 1:
+                    return [Undefined(f"{method}: len(T) = 1, so K/ln(len(T)) divides by ln(1) = 0")] * k
+                zeros += 1
+                counts[n] = power(product([log(Fraction(c)), Fraction(1) / value]), zeros)
+        if method == "cc4":
+            return [product([counts[n], Fraction(1, t[n])]) for n in range(k)]
+    prev = total([counts[0], Fraction(1)])
+    nxt = counts[1:k] + [next_match]
+    for n in range(k):
+        prev = product([total([prev, counts[n], nxt[n]]), Fraction(1, 3)])
+        ps[n] = product([prev, Fraction(1, t[n])])
+    return ps
+
+
+def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
+    """(value, parts, extra stats) of BLEU from pooled statistics, under canonical ``settings``.
+
+    value = BP * prod_n p_n ** w_n (module docstring); ``next_match`` is
+    m_{N+1}, used by cc5 and cc7 only.
+    """
+    N = int(settings["order"])
+    weights = _weights(settings)
+    method = settings["smoothing"]
+    sv = settings["smoothing_value"]
+    value_param = None if sv == "-" else Fraction(sv)
+    c, r = hyp_len, ref_len
+    parts: dict = {}
+    extra: dict = {}
+    if c == 0:
+        if r == 0:
+            why = Undefined("hypothesis and reference lengths are both 0: BP and every precision are 0/0")
+            parts["bp"] = why
+            for n in range(N):
+                parts[f"precision_{n + 1}"] = why
+            return why, parts, extra
+        parts["bp"] = Fraction(0)
+        for n in range(N):
+            parts[f"precision_{n + 1}"] = Undefined(f"order {n + 1}: empty hypothesis (0/0)")
+        return Fraction(0), parts, extra
+    bp = Fraction(1) if c >= r else exp(Fraction(c - r, c) if type(r) is int else 1 - r / c)
+    parts["bp"] = bp
+    used = N
+    if settings["effective_order"] == "yes":
+        used = sum(1 for t in totals if t > 0)
+        extra["effective_order"] = used
+        if used < N:
+            kept = sum(weights[:used])
+            if kept == 0:
+                why = Undefined(f"effective order {used}: the weights of orders 1..{used} sum to 0")
+                for n in range(N):
+                    parts[f"precision_{n + 1}"] = why
+                return why, parts, extra
+            weights = [w / kept for w in weights[:used]]
+    nxt = matches[used] if used < N else next_match
+    ps = _smoothed(method, value_param, matches[:used], totals[:used], c, nxt)
+    undefined = None
+    zero = False
+    for n in range(N):
+        if n >= used:
+            parts[f"precision_{n + 1}"] = Undefined(f"order {n + 1} dropped: effective order is {used}")
+            continue
+        p = ps[n]
+        if p is None:
+            p = Fraction(0) if totals[n] else Undefined(f"order {n + 1}: the hypothesis has no {n + 1}-grams (0/0)")
+            if weights[n]:
+                zero = True
+        elif isinstance(p, Undefined) and weights[n] and undefined is None:
+            undefined = p
+        parts[f"precision_{n + 1}"] = p
+    if undefined is not None:
+        return undefined, parts, extra
+    if zero:
+        return Fraction(0), parts, extra
+    if settings["weights"] == "uniform":  # one group: (prod p_n)**(1/used)
+        groups = {weights[0]: ps[:used]}
+    else:
+        groups = {}  # weight -> precisions of the orders with that weight
+        for n in range(used):
+            w = weights[n]
+            if w:
+                if w in groups:
+                    groups[w].append(ps[n])
+                else:
+                    groups[w] = [ps[n]]
+    factors = [] if bp == 1 else [bp]
+    for w, group in groups.items():
+        if all(type(p) is Fraction for p in group):
+            num = den = 1
+            for p in group:
+                num *= p.numerator
+                den *= p.denominator
+            factors.append(power(Fraction(num, den), w))
+        else:
+            factors.append(power(product(group), w))
+    value = factors[0] if len(factors) == 1 else product(factors)
+    return value, parts, extra
+
+
+def _scaled(value, settings):
+    if settings.get("scale") == "percent" and not isinstance(value, Undefined):
+        return product([Fraction(100), value])
+    return value
+
+
+# -------------------------------------------------------------------- inputs
+
+
+def _check_string(x, where):
+    if not isinstance(x, str):
+        raise InputError(f"{where}: expected a string, got {type(x).__name__}", item=where)
+
+
+def _check_refs(refs, where):
+    if isinstance(refs, str) or not isinstance(refs, (list, tuple)):
+        raise InputError(f"{where}: expected a list of reference strings, got {type(refs).__name__}"
+                         + (" (wrap a single reference in a list)" if isinstance(refs, str) else ""), item=where)
+    if len(refs) == 0:
+        raise InputError(f"{where}: no references (an empty list); every hypothesis needs at least one", item=where)
+    for j, r in enumerate(refs):
+        _check_string(r, f"{where}[{j}]")
+
+
+def _check_fields(inputs, fields):
+    if not isinstance(inputs, Mapping):
+        raise InputError(f"inputs: expected a mapping with fields {', '.join(fields)}, got {type(inputs).__name__}",
+                         item="inputs")
+    for f in fields:
+        if f not in inputs:
+            raise InputError(f"inputs: missing field {f!r}", item=f)
+    for f in inputs:
+        if f not in fields:
+            raise InputError(f"inputs: unknown field {f!r}; fields are {', '.join(fields)}", item=str(f))
+
+
+def _check_corpus(inputs):
+    _check_fields(inputs, ("hypotheses", "references"))
+    hyps, refs = inputs["hypotheses"], inputs["references"]
+    for name, x in (("hypotheses", hyps), ("references", refs)):
+        if isinstance(x, str) or not isinstance(x, (list, tuple)):
+            raise InputError(f"{name}: expected a list, got {type(x).__name__}", item=name)
+    if len(hyps) == 0:
+        raise InputError("hypotheses: empty corpus (0 segments); BLEU of no segment is not computed", item="hypotheses")
+    if len(hyps) != len(refs):
+        raise InputError(f"hypotheses has {len(hyps)} segments but references has {len(refs)} reference sets",
+                         item="references")
+    for i, h in enumerate(hyps):
+        _check_string(h, f"hypotheses[{i}]")
+    for i, rs in enumerate(refs):
+        _check_refs(rs, f"references[{i}]")
+    return hyps, refs
+
+
+# ------------------------------------------------------------------- compute
+
+
+def corpus_bleu(hypotheses, references, settings) -> Result:
+    """BLEU over a corpus under canonical ``settings`` (validated inputs)."""
+    tok = TOKENIZERS[settings["tokenizer"]]
+    lower = settings["case"] == "lower"
+    N = int(settings["order"])
+    count_order = N + 1 if settings["smoothing"] in ("cc5", "cc7") else N
+    rule = settings["ref_length"]
+    sentence_mean = settings.get("level") == "sentence-mean"
+    M = [0] * count_order
+    T = [0] * count_order
+    C = 0
+    R = 0
+    seg_values = []
+    for h, rs in zip(hypotheses, references):
+        if lower:
+            h = h.lower()
+            rs = [r.lower() for r in rs]
+        m, t, c, ref_lens = segment_stats(tok(h), [tok(r) for r in rs], count_order)
+        r_i = reference_length(c, ref_lens, rule)
+        for n in range(count_order):
+            M[n] += m[n]
+            T[n] += t[n]
+        C += c
+        R += r_i
+        if sentence_mean:
+            v, _, _ = bleu_from_stats(m[:N], t[:N], c, r_i, settings, m[N] if count_order > N else 0)
+            seg_values.append(v)
+    stats = {"matches": M[:N], "totals": T[:N], "hyp_len": C,
+             "ref_len": R.numerator if isinstance(R, Fraction) and R.denominator == 1 else R}
+    if count_order > N:
+        stats["next_order_matches"] = M[N]
+        stats["next_order_totals"] = T[N]
+    if sentence_mean:
+        stats["segments"] = len(seg_values)
+        for i, v in enumerate(seg_values):
+            if isinstance(v, Undefined):
+                return Result(Undefined(f"segment {i}: {v.reason}"), stats, {"segment_values": seg_values})
+        value = product([total(seg_values), Fraction(1, len(seg_values))])
+        return Result(_scaled(value, settings), stats, {"segment_values": seg_values})
+    value, parts, extra = bleu_from_stats(M[:N], T[:N], C, R, settings, M[N] if count_order > N else 0)
+    stats.update(extra)
+    return Result(_scaled(value, settings), stats, parts)
+
+
+def _compute_corpus(inputs, settings) -> Result:
+    hyps, refs = _check_corpus(inputs)
+    return corpus_bleu(hyps, refs, settings)
+
+
+def _compute_sentence(inputs, settings) -> Result:
+    _check_fields(inputs, ("hypothesis", "references"))
+    _check_string(inputs["hypothesis"], "hypothesis")
+    _check_refs(inputs["references"], "references")
+    return corpus_bleu([inputs["hypothesis"]], [inputs["references"]], settings)
+
+
+def sentence_bleu(hypothesis: str, references: Sequence[str], **conventions):
+    """Exact sentence BLEU (shortcut for ``SENTENCE_BLEU.compute``)."""
+    return SENTENCE_BLEU.compute({"hypothesis": hypothesis, "references": list(references)}, conventions)
+
+
+# --------------------------------------------------------------- conventions
+
+
+def _normalize(settings: dict, given: set) -> dict:
+    """Check the weights against the order, canonicalize them, fill per-method smoothing values."""
+    s = dict(settings)
+    N = int(s["order"])
+    if s["weights"] != "uniform":
+        ws = [Fraction(w) for w in s["weights"].split(",")]
+        if len(ws) != N:
+            raise ConventionError(f"weights: {len(ws)} weights ({s['weights']}) for order {N}; "
+                                  f"give {N} weights or 'uniform'")
+        if sum(ws) != 1:
+            raise ConventionError(f"weights: {s['weights']} sum to {frac_text(sum(ws))}, not 1")
+        if all(w == Fraction(1, N) for w in ws):
+            s["weights"] = "uniform"
+    method = s["smoothing"]
+    default = SMOOTHING_DEFAULTS[method]
+    if default is None:
+        s["smoothing_value"] = "-"
+    else:
+        if s["smoothing_value"] == "-":
+            s["smoothing_value"] = frac_text(default)
+        elif Fraction(s["smoothing_value"]) <= 0:
+            raise ConventionError(f"smoothing_value: {s['smoothing_value']} must be > 0 for smoothing {method}")
+    return s
+
+
+_SMOOTH_SOURCES = {
+    "none": f"{PAPINENI}; {MTEVAL} --no-smoothing",
+    "floor": f"{CC2014}, method 1 (epsilon, default 1/10)",
+    "add-k": f"{CC2014}, method 2 (Lin and Och 2004, ORANGE, COLING; k default 1, orders >= 2)",
+    "exp": f"{CC2014}, method 3; {MTEVAL} bleu_score (NIST geometric 1/2^k)",
+    "cc4": f"{CC2014}, method 4 (K default 5)",
+    "cc5": f"{CC2014}, method 5",
+    "cc6": f"{CC2014}, method 6 (Gao and He 2013; alpha default 5)",
+    "cc7": f"{CC2014}, method 7 (methods 4 then 5; K default 5)",
+}
+
+
+def _knobs(with_level: bool) -> tuple:
+    knobs = [
+        Knob("tokenizer", "how segments are split into tokens", "13a",
+             choices=("none", "13a", "intl", "char"), key="tok",
+             sources={"none": "split on Unicode White_Space", "13a": MTEVAL + " sub tokenization",
+                      "intl": "mteval-v14.pl sub tokenization_international",
+                      "char": "sacrebleu TokenizerChar (characters, whitespace removed)"}),
+        Knob("case", "lower: str.lower() on every segment before tokenizing", "mixed",
+             choices=("mixed", "lower"), key="case",
+             sources={"mixed": MTEVAL + " -c", "lower": "sacrebleu lowercase=True (str.lower before tokenizing)"}),
+        Knob("order", "maximum n-gram order N", 4, kind="int", minimum=1, key="N",
+             sources={"*": PAPINENI + ", sec. 2.2 (N = 4)"}),
+        Knob("weights", "weights w_1..w_N of log p_n: 'uniform' (1/N) or N rationals summing to 1",
+             "uniform", kind="rationals", minimum=0, special=("uniform",), key="w",
+             sources={"uniform": PAPINENI + ", sec. 2.2 (w_n = 1/N)", "*": "nltk corpus_bleu weights"}),
+        Knob("ref_length", "reference length r_i of the brevity penalty", "closest-shorter",
+             choices=("closest-shorter", "closest-first", "shortest", "average"), key="ref",
+             sources={"closest-shorter": MTEVAL + " brevity_penalty_closest; " + PAPINENI + " sec. 2.2.2",
+                      "closest-first": "closest reference length, ties to the first listed reference",
+                      "shortest": MTEVAL + " brevity_penalty_shortest (mteval before v13)",
+                      "average": "mean reference length"}),
+        Knob("smoothing", "precision smoothing for zero counts", "none",
+             choices=tuple(SMOOTHING_DEFAULTS), key="smooth", sources=_SMOOTH_SOURCES),
+        Knob("smoothing_value", "epsilon (floor), k (add-k), K (cc4, cc7), alpha (cc6); '-' if unused",
+             "-", kind="rational", minimum=0, special=("-",), key="sv",
+             sources={"*": CC2014}),
+        Knob("effective_order", "yes: drop orders with no hypothesis n-grams, renormalize the weights", "no",
+             choices=("no", "yes"), key="eff",
+             sources={"no": PAPINENI, "yes": "sacrebleu BLEU(effective_order=True), BLEU.compute_bleu"}),
+    ]
+    if with_level:
+        knobs.append(Knob("level", "corpus: pooled counts; sentence-mean: mean of sentence BLEU", "corpus",
+                          choices=("corpus", "sentence-mean"), key="level",
+                          sources={"corpus": PAPINENI + ", sec. 2.2", "sentence-mean": "mean of sentence BLEU"}))
+    knobs.append(Knob("scale", "fraction (0..1) or percent (0..100)", "fraction",
+                      choices=("fraction", "percent"), key="scale",
+                      sources={"fraction": PAPINENI, "percent": "sacrebleu score"}))
+    return tuple(knobs)
+
+
+BLEU = Metric(
+    name="bleu", family="bleu",
+    summary="Corpus BLEU: brevity penalty times the weighted geometric mean of clipped n-gram precisions",
+    knobs=_knobs(True),
+    inputs={"hypotheses": "list of hypothesis strings, one per segment",
+            "references": "references[i]: the list (>= 1) of reference strings of hypotheses[i]"},
+    compute_fn=_compute_corpus, normalize_fn=_normalize)
+
+SENTENCE_BLEU = Metric(
+    name="sentence_bleu", family="bleu",
+    summary="BLEU of one hypothesis against its references",
+    knobs=_knobs(False),
+    inputs={"hypothesis": "the hypothesis string", "references": "list (>= 1) of reference strings"},
+    compute_fn=_compute_sentence, normalize_fn=_normalize)
