@@ -26,7 +26,7 @@ PARAMETRIC_TRIES = {
 def candidate_values(knob) -> list[str]:
     if knob.kind == "enum":
         return list(knob.choices)
-    return list(PARAMETRIC_TRIES.get(knob.kind, []))
+    return list(getattr(knob, "special", ())) + list(PARAMETRIC_TRIES.get(knob.kind, []))
 
 
 def reproduces(metric: str, settings: Mapping, inputs: Mapping, library_value, tol: Tolerance) -> bool:
