@@ -124,6 +124,9 @@ class Knob:
         return d
 
 
+_SETTINGS_CACHE: dict = {}
+
+
 @dataclass(frozen=True)
 class Metric:
     """A metric of the oracle: its knobs, input fields and exact computation.
@@ -151,7 +154,21 @@ class Metric:
                               f"{', '.join(k.name for k in self.knobs)}" + nearest(name, [k.name for k in self.knobs]))
 
     def settings(self, conventions: Mapping | None = None) -> dict:
-        """Canonical full setting: defaults overridden by ``conventions``."""
+        """Canonical full setting: defaults overridden by ``conventions`` (memoized:
+        canonicalization is pure, and sentence-level loops call it per segment)."""
+        try:
+            key = (self.name, tuple(sorted((conventions or {}).items())))
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and key in _SETTINGS_CACHE:
+            return dict(_SETTINGS_CACHE[key])
+        out = self._settings(conventions)
+        if key is not None and len(_SETTINGS_CACHE) < 4096:
+            _SETTINGS_CACHE[key] = dict(out)
+        return out
+
+    def _settings(self, conventions: Mapping | None) -> dict:
         conventions = dict(conventions or {})
         out = {}
         for k in self.knobs:

@@ -164,7 +164,12 @@ def _iroot(n: int, k: int) -> int | None:
 
 
 def _iroot_newton(n: int, k: int) -> int:
-    x = 1 << ((n.bit_length() + k - 1) // k)
+    # start just above the root (from log2 of the leading 64 bits), not at a power of two:
+    # from 2**ceil(bits/k) Newton needs about k steps for large k
+    shift = max(0, n.bit_length() - 64)
+    e = (math.log2(n >> shift) + shift) / k
+    low = max(0, int(e) - 60)
+    x = max(1, (int(2.0 ** (e - low) * (1 + 2.0 ** -20)) + 1) << low)
     while True:
         y = ((k - 1) * x + n // x ** (k - 1)) // k
         if y >= x:
