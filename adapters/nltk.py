@@ -1,0 +1,273 @@
+"""NLTK: ``nltk.translate.bleu_score`` mapped onto ``bleu`` (``corpus_bleu``) and
+``sentence_bleu`` (``sentence_bleu``).
+
+NLTK takes token lists; the adapter splits each text on whitespace
+(``str.split()``), so only ``tokenizer=none`` and ``case=mixed`` are offered.
+Options and the knobs they set:
+
+- ``weights`` (``order`` and ``weights``; the weights are passed as floats);
+- ``smoothing_function``: ``SmoothingFunction(epsilon, alpha, k).method0..7``:
+  method0 none, method1 floor (epsilon = ``smoothing_value``), method2 add-k
+  with k = 1 only, method3 exp, method4 cc4 (k = ``smoothing_value``), method5
+  cc5, method6 cc6 (alpha = ``smoothing_value``), method7 cc7 (k);
+- ``auto_reweigh``: for weights (1/4, 1/4, 1/4, 1/4) and a hypothesis of
+  T < 4 tokens, weights 1/T on the first T orders (bleu_score.py:275-277),
+  which is effective order for one segment. At corpus level T is the pooled
+  hypothesis length, not the highest order any hypothesis has, so
+  ``effective_order=yes`` is offered for ``sentence_bleu`` only.
+
+Fixed: reference length closest with ties to the shorter
+(``closest_ref_length``), corpus pooling (``corpus_bleu``), scale fraction.
+"""
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+from typing import Mapping
+
+from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
+from oracle.compare import Tolerance
+
+from ._bleu_inputs import bleu_inputs, segments, sentence_inputs, uniform_weights, weight_list
+
+_METHOD = {"none": "method0", "floor": "method1", "add-k": "method2", "exp": "method3",
+           "cc4": "method4", "cc5": "method5", "cc6": "method6", "cc7": "method7"}
+
+
+def tokens(text: str) -> list[str]:
+    """The adapter's tokenizer for NLTK: split on whitespace (tokenizer=none)."""
+    return text.split()
+
+
+def _smoothing_ok(value: str, settings: Mapping[str, str]) -> bool:
+    if value == "add-k":  # method2 adds exactly 1
+        sv = settings.get("smoothing_value", "-")
+        return sv != "-" and Fraction(sv) == 1
+    if value == "cc6":  # method6 reads p_n[2] (bleu_score.py:694): IndexError below order 3
+        return int(settings.get("order", "4")) >= 3
+    return value in _METHOD
+
+
+def _smoothing_value_ok(value: str, settings: Mapping[str, str]) -> bool:
+    method = settings.get("smoothing")
+    if method in ("floor", "cc4", "cc6", "cc7"):
+        return value != "-"
+    if method == "add-k":
+        return value != "-" and Fraction(value) == 1
+    return value == "-"
+
+
+def _sentence_effective_order_ok(value: str, settings: Mapping[str, str]) -> bool:
+    if value == "no":
+        return True
+    return settings.get("order") == "4" and uniform_weights(settings.get("weights", "uniform"), 4)
+
+
+_COMMON = {
+    "order": ANY,
+    "weights": ANY,
+    "smoothing": _smoothing_ok,
+    "smoothing_value": _smoothing_value_ok,
+}
+
+
+class NLTK(Adapter):
+    name = "nltk"
+    library = "nltk"
+    import_name = "nltk.translate.bleu_score"
+    homepage = "https://www.nltk.org/api/nltk.translate.bleu_score.html"
+    issues = "https://github.com/nltk/nltk/issues"
+    capabilities = {
+        "bleu": dict(_COMMON, effective_order=("no",)),
+        "sentence_bleu": dict(_COMMON, effective_order=_sentence_effective_order_ok),
+    }
+    # corpus_bleu / sentence_bleu defaults: weights (0.25,)*4, smoothing_function=None
+    # (method0), auto_reweigh=False; tokens are the caller's; a fraction in [0, 1].
+    profiles = {
+        "bleu": {"tokenizer": "none", "case": "mixed", "order": "4", "weights": "uniform",
+                 "ref_length": "closest-shorter", "smoothing": "none", "effective_order": "no",
+                 "level": "corpus", "scale": "fraction"},
+        "sentence_bleu": {"tokenizer": "none", "case": "mixed", "order": "4", "weights": "uniform",
+                          "ref_length": "closest-shorter", "smoothing": "none", "effective_order": "no",
+                          "scale": "fraction"},
+    }
+    # float64: w_i * log(p_i) summed with math.fsum, exp, times BP; weights given as
+    # floats (1/3 is not exact): a relative error of a few units of 2**-53 (at most 3 ULPs
+    # seen on random corpora).
+    tolerances = {
+        "bleu": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
+        "sentence_bleu": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
+    }
+
+    def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        order = int(settings["order"])
+        ws = weight_list(settings["weights"], order)
+        if len(ws) != order:
+            raise Skip(f"weights={settings['weights']}: {len(ws)} weights for order {order}")
+        method = settings["smoothing"]
+        value = settings.get("smoothing_value", "-")
+        params = {}
+        if method == "floor":
+            params["epsilon"] = float(Fraction(value))
+        elif method in ("cc4", "cc7"):
+            params["k"] = float(Fraction(value))
+        elif method == "cc6":
+            params["alpha"] = float(Fraction(value))
+        return {"weights": tuple(float(w) for w in ws), "method": _METHOD[method], "params": params,
+                "auto_reweigh": settings["effective_order"] == "yes"}
+
+    def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        from nltk.translate import bleu_score as nb
+
+        smoothing = getattr(nb.SmoothingFunction(**options["params"]), options["method"])
+        if metric == "bleu":
+            hyps, refs = bleu_inputs(inputs)
+        elif metric == "sentence_bleu":
+            hyp, rs = sentence_inputs(inputs)
+            hyps, refs = [hyp], [rs]
+        else:
+            raise Skip(f"nltk adapter does not implement {metric}")
+        for i, r in enumerate(refs):
+            if not r:
+                raise Skip(f"references[{i}] is empty: nltk's closest_ref_length takes min() of no lengths")
+        hyp_toks = [tokens(h) for h in hyps]
+        ref_toks = [[tokens(r) for r in rs] for rs in refs]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # method0 warns on each zero precision
+            try:
+                if metric == "bleu":
+                    value = nb.corpus_bleu(ref_toks, hyp_toks, options["weights"], smoothing,
+                                           options["auto_reweigh"])
+                else:
+                    value = nb.sentence_bleu(ref_toks[0], hyp_toks[0], options["weights"], smoothing,
+                                             options["auto_reweigh"])
+            except AssertionError as e:
+                if options["method"] == "method6":
+                    # method6 asserts p_n[2] (bleu_score.py:694): it refuses inputs with no trigram match
+                    raise Skip(f"nltk method6 refuses this input: AssertionError({e})") from None
+                raise
+        return LibraryOutput(value=value, stats=_stats(nb, hyp_toks, ref_toks, len(options["weights"])))
+
+    def defect_classifiers(self) -> dict:
+        """Each predicate reads NLTK's own statistics of the input (``library_stats``)."""
+        return {
+            "zero-precision-dbl-min": self._zero_precision_dbl_min,
+            "no-unigram-match-zero": self._no_unigram_match_zero,
+            "short-segment-denominator": self._short_segment_denominator,
+            "empty-hypothesis-and-reference": self._empty_hypothesis_and_reference,
+            "method4-invcnt": self._method4_invcnt,
+            "method5-averages-precisions": self._method5_averages_precisions,
+            "method7-inherits-4-and-5": self._method7,
+            "corpus-smoothing-last-segment": self._corpus_smoothing_last_segment,
+        }
+
+    # -- library-side views used by the classifiers
+
+    def library_stats(self, metric: str, settings: Mapping[str, str], inputs: Mapping) -> dict:
+        """NLTK's pooled statistics (``modified_precision`` numerators and denominators)."""
+        from nltk.translate import bleu_score as nb
+
+        hyps, refs = segments(metric, inputs)
+        st = _stats(nb, [tokens(h) for h in hyps], [[tokens(r) for r in rs] for rs in refs],
+                    int(settings["order"]))
+        st["segment_lengths"] = [len(tokens(h)) for h in hyps]
+        return st
+
+    def _used_orders(self, settings, st) -> list[int]:
+        """Indices n (0-based) of the orders that enter the product with a positive weight,
+        after auto_reweigh (bleu_score.py:275-277)."""
+        order = int(settings["order"])
+        ws = weight_list(settings["weights"], order)
+        if settings["effective_order"] == "yes" and st["hyp_len"] < 4 and order == 4:
+            return list(range(st["hyp_len"]))
+        return [n for n in range(order) if ws[n] > 0]
+
+    def _zero_precision_dbl_min(self, metric, settings, inputs) -> bool:
+        """method0 replaces a zero precision by ``sys.float_info.min`` (bleu_score.py:585), so
+        the score is BP * exp(sum w_n log p_n) with log(2.2e-308) = -708.4 in place of 0,
+        a tiny positive number. Applies: smoothing none, some unigram match (else the early
+        return gives exactly 0), and a used order with no match."""
+        if settings["smoothing"] != "none":
+            return False
+        st = self.library_stats(metric, settings, inputs)
+        return st["matches"][0] > 0 and any(st["matches"][n] == 0 for n in self._used_orders(settings, st))
+
+    def _no_unigram_match_zero(self, metric, settings, inputs) -> bool:
+        """corpus_bleu returns 0 when no unigram matches (``if p_numerators[1] == 0``,
+        bleu_score.py:257), before smoothing; floor, exp, cc4, cc5 and cc7 give p_1 a
+        positive value. Applies: one of those methods, a non-empty hypothesis side and no
+        matching unigram."""
+        if settings["smoothing"] not in ("floor", "exp", "cc4", "cc5", "cc7"):
+            return False
+        st = self.library_stats(metric, settings, inputs)
+        return st["hyp_len"] > 0 and st["matches"][0] == 0
+
+    def _short_segment_denominator(self, metric, settings, inputs) -> bool:
+        """modified_precision uses ``max(1, number of hypothesis n-grams)`` as denominator
+        (bleu_score.py:391), so a segment shorter than n adds 1 to the order-n total: NLTK's
+        totals are too large, at corpus level the precisions are pooled over them, and a
+        sentence gets p_n = 0/1 (which the smoothing then fills in) where t_n = 0. The value
+        can still agree (an order dropped by auto_reweigh, method6, which recounts l_n), the
+        statistics do not. Applies: some hypothesis shorter than N tokens."""
+        st = self.library_stats(metric, settings, inputs)
+        return any(length < int(settings["order"]) for length in st["segment_lengths"])
+
+    def _empty_hypothesis_and_reference(self, metric, settings, inputs) -> bool:
+        """c = r = 0: BP and every precision are 0/0; corpus_bleu returns 0 through the
+        no-unigram-match return. Applies when both pooled lengths are 0."""
+        st = self.library_stats(metric, settings, inputs)
+        return st["hyp_len"] == 0 and st["ref_len"] == 0
+
+    def _method4_invcnt(self, metric, settings, inputs) -> bool:
+        """method4 gives the k-th zero order the count ln(T) / (K 2**k)
+        (``1 / (2**incvnt * self.k / math.log(hyp_len))``, bleu_score.py:659) where Chen and
+        Cherry's invcnt *= K/ln(T) gives (ln T / K)**k. Applies: cc4, some unigram
+        match, T > 1 and a used order with no match."""
+        if settings["smoothing"] != "cc4":
+            return False
+        st = self.library_stats(metric, settings, inputs)
+        return (st["matches"][0] > 0 and st["hyp_len"] > 1
+                and any(st["matches"][n] == 0 for n in self._used_orders(settings, st)))
+
+    def _method5_averages_precisions(self, metric, settings, inputs) -> bool:
+        """method5 averages the precisions, ``(m[i-1] + p_i + p_n_plus1[i+1]) / 3`` with
+        ``m[-1] = p_n[0] + 1`` (bleu_score.py:675-678), where Chen and Cherry average the
+        matched counts (m'_0 = m_1 + 1, m'_n = (m'_{n-1} + m_n + m_{n+1})/3, p_n = m'_n/l_n);
+        its next order is always the 5-gram precision of the last segment (line 674).
+        Applies: cc5 with some unigram match."""
+        if settings["smoothing"] != "cc5":
+            return False
+        return self.library_stats(metric, settings, inputs)["matches"][0] > 0
+
+    def _method7(self, metric, settings, inputs) -> bool:
+        """method7 is method4 then method5 (bleu_score.py:714-715), so it carries the
+        averaging of precisions on every input and the ln(T)/(K 2**k) count wherever an
+        order has no match. Applies: cc7 with some unigram match."""
+        if settings["smoothing"] != "cc7":
+            return False
+        return self.library_stats(metric, settings, inputs)["matches"][0] > 0
+
+    def _corpus_smoothing_last_segment(self, metric, settings, inputs) -> bool:
+        """corpus_bleu calls the smoothing function with ``references=references,
+        hypothesis=hypothesis`` (bleu_score.py:267-269), the loop variables of the last
+        segment: method6 counts l_n on the last hypothesis only (line 703). Applies: bleu,
+        cc6, more than one segment, some unigram match."""
+        if metric != "bleu" or settings["smoothing"] != "cc6":
+            return False
+        hyps, _ = segments(metric, inputs)
+        return len(hyps) > 1 and self.library_stats(metric, settings, inputs)["matches"][0] > 0
+
+
+def _stats(nb, hyp_toks, ref_toks, order: int) -> dict:
+    """NLTK's own sufficient statistics, as corpus_bleu pools them: the numerators and
+    denominators of ``modified_precision`` and ``closest_ref_length``."""
+    matches, totals = [0] * order, [0] * order
+    hyp_len = ref_len = 0
+    for h, rs in zip(hyp_toks, ref_toks):
+        for n in range(1, order + 1):
+            p = nb.modified_precision(rs, h, n)
+            matches[n - 1] += p.numerator
+            totals[n - 1] += p.denominator
+        hyp_len += len(h)
+        ref_len += nb.closest_ref_length(rs, len(h))
+    return {"matches": matches, "totals": totals, "hyp_len": hyp_len, "ref_len": ref_len}
