@@ -24,7 +24,7 @@ class Workload:
     setup: Callable[[], object]
     oracle: dict                     # contender name -> fn(data)
     peers: dict                      # contender name -> fn(data) (may be empty when missing)
-    pairs: dict = field(default_factory=dict)  # oracle contender -> peer contender it is measured against
+    pairs: dict = field(default_factory=dict)  # oracle contender -> peers doing the same work (same tokenizer)
     missing: list = field(default_factory=list)
 
 
@@ -101,21 +101,23 @@ def _bleu_workloads() -> list[Workload]:
         def oracle_none(d):
             return bleu.compute(d, {"tokenizer": "none"}).value
 
-        peers, pairs, missing = {}, {}, []
+        peers, pairs, missing = {}, {"oracle tok:13a": [], "oracle tok:none": []}, []
         if sacrebleu:
-            def sacre(d):
+            def sacre(d, tok="13a"):
                 streams = [list(s) for s in zip(*d["references"])]
-                return SB(tokenize="13a").corpus_score(d["hypotheses"], streams).score
-            peers["sacrebleu"] = sacre
-            pairs["oracle tok:13a"] = "sacrebleu"
+                return SB(tokenize=tok).corpus_score(d["hypotheses"], streams).score
+            peers["sacrebleu tok:13a"] = sacre
+            peers["sacrebleu tok:none"] = lambda d: sacre(d, "none")
+            pairs["oracle tok:13a"].append("sacrebleu tok:13a")
+            pairs["oracle tok:none"].append("sacrebleu tok:none")
         else:
             missing.append("sacrebleu")
         if nb:
             def nltk_corpus(d):
                 return nb.corpus_bleu([[r.split() for r in rs] for rs in d["references"]],
                                       [h.split() for h in d["hypotheses"]])
-            peers["nltk"] = nltk_corpus
-            pairs["oracle tok:none"] = "nltk"
+            peers["nltk (split)"] = nltk_corpus
+            pairs["oracle tok:none"].append("nltk (split)")
         else:
             missing.append("nltk")
         out.append(Workload(f"corpus-bleu-{n_refs}ref", f"corpus BLEU, 3,003 segments, {n_refs} reference(s)",
@@ -131,19 +133,21 @@ def _bleu_workloads() -> list[Workload]:
             return [sbleu.compute({"hypothesis": h, "references": rs}, {"tokenizer": "none"}).value
                     for h, rs in zip(d["hypotheses"], d["references"])]
 
-        speers, spairs = {}, {}
+        speers, spairs = {}, {"oracle tok:13a": [], "oracle tok:none": []}
         if sacrebleu:
-            def s_sacre(d):
-                m = SB(tokenize="13a", effective_order=True)
+            def s_sacre(d, tok="13a"):
+                m = SB(tokenize=tok, effective_order=True)
                 return [m.sentence_score(h, rs).score for h, rs in zip(d["hypotheses"], d["references"])]
-            speers["sacrebleu"] = s_sacre
-            spairs["oracle tok:13a"] = "sacrebleu"
+            speers["sacrebleu tok:13a"] = s_sacre
+            speers["sacrebleu tok:none"] = lambda d: s_sacre(d, "none")
+            spairs["oracle tok:13a"].append("sacrebleu tok:13a")
+            spairs["oracle tok:none"].append("sacrebleu tok:none")
         if nb:
             def s_nltk(d):
                 return [nb.sentence_bleu([r.split() for r in rs], h.split())
                         for h, rs in zip(d["hypotheses"], d["references"])]
-            speers["nltk"] = s_nltk
-            spairs["oracle tok:none"] = "nltk"
+            speers["nltk (split)"] = s_nltk
+            spairs["oracle tok:none"].append("nltk (split)")
         out.append(Workload(f"sentence-bleu-{n_refs}ref", f"3,003 sentence BLEUs, {n_refs} reference(s)",
                             setup, {"oracle tok:13a": s_oracle_13a, "oracle tok:none": s_oracle_none},
                             speers, spairs, list(missing)))
@@ -176,11 +180,13 @@ def measure(w: Workload, repeat: int, log=print) -> dict:
             contenders[n](data)
             samples[n].append(time.perf_counter() - t0)
     med = {n: statistics.median(v) for n, v in samples.items()}
-    ratios = {f"{o} / {p}": med[o] / med[p] for o, p in w.pairs.items() if p in med}
-    fastest_peer = min((med[p] for p in w.peers), default=None)
-    if fastest_peer:
-        for o in w.oracle:
-            ratios[f"{o} / fastest peer"] = med[o] / fastest_peer
+    ratios = {}
+    for o, ps in w.pairs.items():
+        for p in ps:
+            ratios[f"{o} / {p}"] = med[o] / med[p]
+        if ps:
+            fastest = min(ps, key=lambda p: med[p])
+            ratios[f"{o} / fastest peer doing the same work ({fastest})"] = med[o] / med[fastest]
     return {"workload": w.name, "description": w.description, "repeat": repeat, "median_s": med,
             "ratios": ratios, "missing_peers": w.missing}
 
@@ -200,7 +206,7 @@ def main(args) -> int:
         for n, t in r["median_s"].items():
             print(f"  {n:<24} median {t * 1000:9.1f} ms")
         for n, x in r["ratios"].items():
-            print(f"  ratio {n:<34} {x:6.2f}x")
+            print(f"  ratio {n:<58} {x:6.2f}x")
         if r.get("missing_peers"):
             print(f"  not measured (not installed): {', '.join(r['missing_peers'])}")
     if args.output:
