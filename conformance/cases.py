@@ -53,7 +53,12 @@ class Case:
                 "expected": self.expected}
 
 
-def parse_expected(text: str):
+def parse_expected(text):
+    """An expected value: exact text, or a list/dict of them (structured values)."""
+    if isinstance(text, list):
+        return [parse_expected(v) for v in text]
+    if isinstance(text, dict):
+        return {k: parse_expected(v) for k, v in text.items()}
     t = text.strip()
     if t.startswith("undefined(") and t.endswith(")"):
         return Undefined(t[len("undefined("):-1])
@@ -142,16 +147,16 @@ def rederive(case: Case) -> list[str]:
         result = get_metric(case.metric).compute(case.inputs, case.conventions)
     except (InputError, ConventionError) as e:
         exp = case.expected.get("value", "")
-        if exp.startswith("error("):
+        if isinstance(exp, str) and exp.startswith("error("):
             return []
         return [f"oracle refused the case: {type(e).__name__}: {e}"]
     exp_text = case.expected["value"]
     try:
         expected = parse_expected(exp_text)
-    except ValueError as e:
+    except (ValueError, AttributeError) as e:
         return [f"expected.value: {e}"]
     if not same_value(expected, result.value):
-        problems.append(f"value: expected {exp_text}, oracle derives {result.to_json(12)['value']}")
+        problems.append(f"value: expected {json.dumps(exp_text)}, oracle derives {json.dumps(result.to_json(12)['value'])}")
     stats = _jsonable(result.stats)
     for k, v in case.expected.get("stats", {}).items():
         if k not in stats:

@@ -12,7 +12,7 @@ import itertools
 from fractions import Fraction
 from typing import Mapping
 
-from oracle.compare import Tolerance, compare
+from oracle.compare import Tolerance, compare_value
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
@@ -35,7 +35,7 @@ def reproduces(metric: str, settings: Mapping, inputs: Mapping, library_value, t
     except (ConventionError, InputError, ZeroDivisionError, ValueError):
         return False
     try:
-        return compare(library_value, r.value, tol).agrees
+        return compare_value(library_value, r.value, tol).agrees
     except Exception:
         return False
 

@@ -6,9 +6,11 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from oracle.compare import Comparison, compare
+from oracle.compare import Comparison, compare_value
 from oracle.conventions import ConventionError, InputError, _jsonable
-from oracle.exact import Undefined, digits, exact_str
+import json
+
+from oracle.exact import Undefined, digits, digits_json, exact_json, exact_str, is_structured
 from oracle.registry import get_metric
 
 from .explain import describe, explain
@@ -61,8 +63,12 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
         configured = adapter.configure(metric, settings)
     if isinstance(configured, Unsupported):
         return Verdict("not-applicable", message=configured.reason, oracle_result=result)
-    exact_text = exact_str(result.value)
-    dig = digits(result.value, 30) if not isinstance(result.value, Undefined) else str(result.value)
+    if is_structured(result.value):
+        exact_text = json.dumps(exact_json(result.value), ensure_ascii=False)
+        dig = json.dumps(digits_json(result.value, 12), ensure_ascii=False)
+    else:
+        exact_text = exact_str(result.value)
+        dig = digits(result.value, 30) if not isinstance(result.value, Undefined) else str(result.value)
     try:
         out = adapter.run(configured, inputs)
     except Skip as e:
@@ -72,7 +78,7 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
         return Verdict("error", exact_text, dig, library_value=f"raised {tb}",
                        message=tb, oracle_result=result)
     tol = adapter.tolerance(metric)
-    cmp = compare(out.value, result.value, tol)
+    cmp = compare_value(out.value, result.value, tol)
     stat_diff = first_stat_difference(result.stats, out.stats)
     lib_value = out.value if not isinstance(out.value, bool) else out.value
     if cmp.agrees and not stat_diff:

@@ -22,7 +22,8 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 from hypothesis.errors import Unsatisfiable
 
-from oracle.compare import compare
+from oracle.compare import _paths, compare, compare_value
+from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
@@ -88,6 +89,28 @@ def _non_default(metric: str, settings: dict) -> dict:
     return {k: v for k, v in settings.items() if default.get(k) != v}
 
 
+def _numeric(v) -> bool:
+    """A library value that can be compared: a number, or a list/dict of numbers."""
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, (int, float)):
+        return True
+    if isinstance(v, (list, tuple, dict)):
+        return all(x is None or (isinstance(x, (int, float)) and not isinstance(x, bool)) for _, x in _paths(v))
+    return False
+
+
+def _as_exact(v):
+    """A library's value taken exactly (floats at their binary value), keeping structure."""
+    if isinstance(v, (list, tuple)):
+        return [_as_exact(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _as_exact(x) for k, x in v.items()}
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return Undefined("library gave no value")
+    return Fraction(v)
+
+
 def _call(adapter, configured, inputs):
     try:
         return adapter.run(configured, inputs).value, None
@@ -144,7 +167,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 if (base == "oracle-equal" and value_bad) or (base == "statistics" and stat_bad):
                     # explaining is a search: during shrinking, only when a convention entry could match
                     found = explain(metric, settings, inputs, v.library_value, tol) \
-                        if base == "oracle-equal" and isinstance(v.library_value, (int, float)) \
+                        if base == "oracle-equal" and _numeric(v.library_value) \
                         and known.has_conventions(metric) else None
                     known_or_raise(inputs, {
                         "exact": v.exact, "digits": v.digits, "library_value": v.library_value,
@@ -162,15 +185,26 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 return
             if base == "bounds":
                 upper = plan.upper(settings)
-                ok = isinstance(value, (int, float)) and math.isfinite(value) and 0 <= value
-                if not ok or (upper is not None and Fraction(value) > upper):
+                # the bounds are exact; a value past them by less than the declared tolerance
+                # (100.00000000000004 for a perfect match) is float rounding, not a violation
+                leaves = [x for _, x in _paths(value)] if isinstance(value, (list, dict)) else [value]
+                bad = None
+                for x in leaves:
+                    if x is None or (isinstance(x, float) and math.isnan(x)):
+                        continue  # "no value": judged by oracle-equal against the oracle's Undefined
+                    ok = isinstance(x, (int, float)) and math.isfinite(x) and \
+                        (x >= 0 or compare(x, Fraction(0), tol).agrees)
+                    if not ok or (upper is not None and Fraction(x) > upper and not compare(x, upper, tol).agrees):
+                        bad = x
+                        break
+                if bad is not None or not _numeric(value):
                     known_or_raise(inputs, {"library_value": value,
                                             "message": f"value {value!r} outside [0, {upper}]", "outcome": "fail"})
             elif base == "invariance":
                 name = prop.split(":", 1)[1]
                 other = plan.invariances[name](inputs, data)
                 value2, err2 = _call(adapter, configured, other)
-                if err2 or compare(value2, Fraction(value), tol).verdict == "outside":
+                if err2 or not compare_value(value2, _as_exact(value), tol).agrees:
                     known_or_raise(inputs, {"library_value": value,
                                             "message": f"{name}: the value changes from {value!r} to {value2!r} "
                                                        f"on the transformed input {other!r}", "outcome": "fail"})
@@ -180,7 +214,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                     return
                 new_inputs, expected = got
                 value3, err3 = _call(adapter, configured, new_inputs)
-                if err3 or not compare(value3, expected, tol).agrees:
+                if err3 or not compare_value(value3, expected, tol).agrees:
                     known_or_raise(new_inputs, {"library_value": value3 if not err3 else f"raised {err3}",
                                                 "exact": str(expected),
                                                 "message": f"a hypothesis equal to its reference scores {value3!r}, "
@@ -199,7 +233,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     except Finding as f:
         for k, v in f.fields.items():
             setattr(r, k, v)
-        if prop.startswith("oracle-equal") and isinstance(r.library_value, (int, float)):
+        if prop.startswith("oracle-equal") and _numeric(r.library_value):
             r.reproducing_knobs = explain(metric, settings, r.inputs, r.library_value, tol)
             r.explanation = describe(r.reproducing_knobs)
         r.reproduce = reproduce_command(adapter.name, metric, r.conventions, f.fields.get("inputs"))

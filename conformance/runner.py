@@ -105,7 +105,7 @@ def run_known_entry(adapter, entry) -> Record:
     _fill_from_verdict(r, v)
     if v.status in ("disagree", "error"):
         r.outcome = "known-failure"
-        if v.exact != entry.exact:
+        if not _same_exact(v.exact, entry.exact):
             r.outcome, r.message = "fail", f"the oracle's value changed: recorded {entry.exact}, now {v.exact}"
         elif repr(v.library_value) != repr(entry.library_value) and not _same_float(v.library_value, entry.library_value):
             r.message = f"still failing, but the library now returns {v.library_value!r} (recorded {entry.library_value!r})"
@@ -115,6 +115,15 @@ def run_known_entry(adapter, entry) -> Record:
     else:
         r.outcome = v.status if v.status in ("skipped", "not-applicable") else "error"
     return r
+
+
+def _same_exact(a: str, b: str) -> bool:
+    from .cases import parse_expected
+    from oracle.exact import same_value
+    try:
+        return same_value(parse_expected(a), parse_expected(b))
+    except (ValueError, TypeError):
+        return a == b
 
 
 def _same_float(a, b) -> bool:

@@ -55,15 +55,19 @@ class Comparison:
     rel_err: str
     ulps: int | None
     tolerance: Tolerance
+    path: str = ""          # for structured values: the leaf this comparison is about
 
     @property
     def agrees(self) -> bool:
         return self.verdict in ("equal", "within", "both-undefined")
 
     def to_json(self) -> dict:
-        return {"verdict": self.verdict, "library": self.library, "exact_nearest_double": self.exact_nearest,
-                "abs_err": self.abs_err, "rel_err": self.rel_err, "ulps": self.ulps,
-                "tolerance": str(self.tolerance)}
+        d = {"verdict": self.verdict, "library": self.library, "exact_nearest_double": self.exact_nearest,
+             "abs_err": self.abs_err, "rel_err": self.rel_err, "ulps": self.ulps,
+             "tolerance": str(self.tolerance)}
+        if self.path:
+            d["path"] = self.path
+        return d
 
 
 def _abs_fraction_bounds(x, f: float) -> tuple[Fraction, Fraction]:
@@ -106,3 +110,80 @@ def compare(library_value, exact, tol: Tolerance) -> Comparison:
     else:
         verdict = "outside"
     return Comparison(verdict, f, nearest, abs_txt, rel_txt, ulps, tol)
+
+
+def _leaves(x, path=""):
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            yield from _leaves(v, f"{path}[{i}]")
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _leaves(v, f"{path}[{str(k)!r}]")
+    else:
+        yield path, x
+
+
+def _lookup(x, exact_container_path: list):
+    for key in exact_container_path:
+        if isinstance(x, (list, tuple)) and isinstance(key, int):
+            if key >= len(x):
+                raise KeyError(key)
+            x = x[key]
+        elif isinstance(x, dict):
+            norm = {str(k): v for k, v in x.items()}
+            x = norm[str(key)]
+        else:
+            raise KeyError(key)
+    return x
+
+
+def _paths(x, keys=()):
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            yield from _paths(v, keys + (i,))
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _paths(v, keys + (k,))
+    else:
+        yield keys, x
+
+
+def _path_text(keys) -> str:
+    return "".join(f"[{k}]" if isinstance(k, int) else f"[{str(k)!r}]" for k in keys)
+
+
+def _size(x) -> int:
+    return sum(1 for _ in _paths(x))
+
+
+def compare_value(library_value, exact, tol: Tolerance) -> Comparison:
+    """``compare`` for scalars; for structured values (lists, dicts) leaf by leaf:
+    the result is the first leaf that disagrees (with its path), or an agreeing
+    summary (the largest ULP distance over the leaves)."""
+    from .exact import is_structured
+    if not is_structured(exact):
+        return compare(library_value, exact, tol)
+    if _size(library_value if is_structured(library_value) else [library_value]) != _size(exact) \
+            and not isinstance(library_value, dict):
+        return Comparison("shape-mismatch", None, None, "-", "-", None, tol,
+                          path=f"library gives {_size(library_value) if is_structured(library_value) else 'a scalar'}"
+                               f" values, the oracle {_size(exact)}")
+    worst = None
+    any_within = False
+    for keys, leaf in _paths(exact):
+        try:
+            lib = _lookup(library_value, list(keys))
+        except (KeyError, IndexError, TypeError):
+            return Comparison("shape-mismatch", None, None, "-", "-", None, tol,
+                              path=f"{_path_text(keys)} is missing from the library's value")
+        c = compare(lib, leaf, tol)
+        if not c.agrees:
+            return Comparison(c.verdict, c.library, c.exact_nearest, c.abs_err, c.rel_err, c.ulps, tol,
+                              path=_path_text(keys))
+        any_within = any_within or c.verdict == "within"
+        if c.ulps is not None and (worst is None or c.ulps > worst.ulps):
+            worst = c
+    if worst is None:
+        return Comparison("both-undefined", None, None, "0", "0", 0, tol)
+    return Comparison("within" if any_within else "equal", worst.library, worst.exact_nearest, worst.abs_err,
+                      worst.rel_err, worst.ulps, tol, path=_path_text([]))

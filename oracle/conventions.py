@@ -220,7 +220,15 @@ class Result:
     settings: dict = field(default_factory=dict)
 
     def to_json(self, n_digits: int = 30) -> dict:
-        from .exact import Undefined, digits, exact_str, Admissible
+        from .exact import Undefined, digits, exact_str, Admissible, exact_json, digits_json, is_structured
+        if is_structured(self.value):
+            out = {"metric": self.metric, "signature": self.signature, "value": exact_json(self.value),
+                   "digits": digits_json(self.value, n_digits)}
+            out["stats"] = _jsonable(self.stats)
+            if self.parts:
+                out["parts"] = _jsonable(self.parts)
+            out["settings"] = dict(self.settings)
+            return out
         out = {"metric": self.metric, "signature": self.signature, "value": exact_str(self.value)}
         if isinstance(self.value, Undefined):
             out["undefined"] = self.value.reason

@@ -610,7 +610,14 @@ def to_sympy(x):
 def same_value(a, b, n: int = 60) -> bool:
     """Exact equality for rationals and Undefined; for closed forms, equality of
     n certified significant digits (equality of transcendental forms is not
-    decidable in general; structural equality is tried first)."""
+    decidable in general; structural equality is tried first). Lists and dicts
+    (structured values) are equal when their shapes and every leaf are."""
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b)
+                and all(same_value(x, y, n) for x, y in zip(a, b)))
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (isinstance(a, dict) and isinstance(b, dict) and set(map(str, a)) == set(map(str, b))
+                and all(same_value(a[k], {str(kk): v for kk, v in b.items()}[str(k)], n) for k in a))
     if isinstance(a, Undefined) or isinstance(b, Undefined):
         return isinstance(a, Undefined) and isinstance(b, Undefined)
     if is_rational(a) and is_rational(b):
@@ -618,3 +625,25 @@ def same_value(a, b, n: int = 60) -> bool:
     if as_expr(a) == as_expr(b):
         return True
     return digits(a, n) == digits(b, n)
+
+
+def exact_json(x):
+    """Exact text of a value, keeping the structure of lists and dicts."""
+    if isinstance(x, (list, tuple)):
+        return [exact_json(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): exact_json(v) for k, v in x.items()}
+    return exact_str(x)
+
+
+def digits_json(x, n: int = 30):
+    """Certified digits of a value, keeping the structure of lists and dicts."""
+    if isinstance(x, (list, tuple)):
+        return [digits_json(v, n) for v in x]
+    if isinstance(x, dict):
+        return {str(k): digits_json(v, n) for k, v in x.items()}
+    return digits(x, n) if not isinstance(x, Undefined) else str(x)
+
+
+def is_structured(x) -> bool:
+    return isinstance(x, (list, tuple, dict))

@@ -103,3 +103,17 @@ def test_import_oracle_does_not_import_sympy_or_mpmath():
             "print(sorted(m for m in ('sympy', 'mpmath', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_structured_values_compare_leaf_by_leaf():
+    from oracle.compare import compare_value
+    exact = [[F(3), F(1)], [F(0), F(2)]]
+    assert compare_value([[3, 1], [0, 2]], exact, Tolerance()).verdict == "equal"
+    c = compare_value([[3, 1], [1, 2]], exact, Tolerance())
+    assert c.verdict == "outside" and c.path == "[1][0]"
+    assert compare_value([[3, 1]], exact, Tolerance()).verdict == "shape-mismatch"
+    d = {"PER": F(2, 3), "LOC": Undefined("no samples")}
+    assert compare_value({"PER": 2 / 3, "LOC": None}, d, Tolerance(ulps=1)).agrees
+    assert compare_value({"PER": 2 / 3}, d, Tolerance(ulps=1)).verdict == "shape-mismatch"
+    assert same_value({"a": [F(1, 2)]}, {"a": [parse_exact("1/2")]})
+    assert not same_value({"a": [F(1, 2)]}, {"a": [F(1, 3)]})
