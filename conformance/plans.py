@@ -18,6 +18,7 @@ class Plan:
     metric: str
     inputs: Callable[[Mapping], st.SearchStrategy]           # settings -> strategy of inputs
     upper: Callable[[Mapping], Fraction | None] = lambda s: Fraction(1)   # None: no upper bound
+    lower: Callable[[Mapping], Fraction | None] = lambda s: Fraction(0)   # None: no lower bound
     invariances: Mapping[str, Callable] = field(default_factory=dict)  # name -> (inputs, data) -> inputs
     identity: Callable | None = None                          # (inputs, settings) -> (inputs', exact value) | None
 
@@ -97,6 +98,23 @@ PLANS: dict[str, Plan] = {
         upper=lambda s: Fraction(10 ** 9),
         invariances={"text-order": _permute_segments}),
 }
+
+
+from . import strategies_classification as SC  # noqa: E402
+
+PLANS.update({name: Plan(name, SC.for_settings, upper=SC.upper(name), invariances=SC.invariances(name),
+                         identity=SC.perfect_prediction(name)) for name in SC.METRICS})
+# chance-adjusted balanced accuracy goes down to -1/(K-1)
+PLANS["balanced_accuracy"] = Plan(
+    "balanced_accuracy", SC.for_settings, upper=SC.upper("balanced_accuracy"),
+    lower=lambda s: None if s.get("adjusted") == "yes" else Fraction(0),
+    invariances=SC.invariances("balanced_accuracy"), identity=SC.perfect_prediction("balanced_accuracy"))
+
+
+from . import strategies_tagging as ST  # noqa: E402
+
+PLANS.update({name: Plan(name, ST.for_settings, upper=ST.upper(name), invariances=ST.invariances(name),
+                         identity=ST.perfect_prediction(name)) for name in ST.METRICS})
 
 
 def plan_for(metric: str) -> Plan | None:

@@ -192,14 +192,16 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 for x in leaves:
                     if x is None or (isinstance(x, float) and math.isnan(x)):
                         continue  # "no value": judged by oracle-equal against the oracle's Undefined
+                    lower = plan.lower(settings)
                     ok = isinstance(x, (int, float)) and math.isfinite(x) and \
-                        (x >= 0 or compare(x, Fraction(0), tol).agrees)
+                        (lower is None or Fraction(x) >= lower or compare(x, lower, tol).agrees)
                     if not ok or (upper is not None and Fraction(x) > upper and not compare(x, upper, tol).agrees):
                         bad = x
                         break
                 if bad is not None or not _numeric(value):
                     known_or_raise(inputs, {"library_value": value,
-                                            "message": f"value {value!r} outside [0, {upper}]", "outcome": "fail"})
+                                            "message": f"value {value!r} outside [{plan.lower(settings)}, {upper}]",
+                                            "outcome": "fail"})
             elif base == "invariance":
                 name = prop.split(":", 1)[1]
                 other = plan.invariances[name](inputs, data)

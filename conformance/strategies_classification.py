@@ -1,0 +1,138 @@
+"""Hypothesis strategies for classification inputs (label pairs).
+
+Labels come from a small set (ints or strings) so that classes repeat. The
+predictions are made by perturbing the truth, sample by sample: kept
+(a diagonal cell), replaced by another class (an off-diagonal cell), or
+replaced by a class that is sometimes absent from the truth (a column
+without a row: precision defined, recall not). Declared label lists come in
+a shuffled order, sometimes with a class that never occurs; with
+``outside=True`` some samples carry a label outside the declared list.
+"""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+INT_LABELS = (0, 1, 2, 3)
+STR_LABELS = ("bird", "cat", "dog", "fish")
+OUTSIDE_LABELS = {int: (7, 9), str: ("owl", "zebra")}
+
+
+@st.composite
+def classification_inputs(draw, max_samples: int = 12, min_samples: int = 1, declare: bool | None = None,
+                          outside: bool = False, binary: bool = False):
+    """Inputs of the classification metrics: ``y_true``, ``y_pred`` and, when
+    declared (always with ``outside``), ``labels``. With ``binary`` there are
+    two classes; int classes are 0 and 1 (the default pos_label 1), string
+    classes get an explicit ``pos_label``."""
+    pool = draw(st.sampled_from((INT_LABELS, STR_LABELS)), label="label kind")
+    if binary:
+        classes = [0, 1] if pool is INT_LABELS else list(draw(st.permutations(pool)))[:2]
+    else:
+        classes = list(draw(st.permutations(pool)))[:draw(st.integers(2, len(pool)))]
+    # occasionally the last class never occurs in the truth (it may still be predicted)
+    truth_classes = classes[:-1] if draw(st.integers(0, 3)) == 0 else classes
+    n = draw(st.integers(min_samples, max_samples), label="samples")
+    y_true = [draw(st.sampled_from(truth_classes)) for _ in range(n)]
+    y_pred = []
+    for t in y_true:
+        op = draw(st.integers(0, 4))
+        if op <= 1:
+            y_pred.append(t)
+        elif op == 2:
+            y_pred.append(draw(st.sampled_from([c for c in classes if c != t])))
+        else:
+            y_pred.append(draw(st.sampled_from(classes)))
+    out = {"y_true": y_true, "y_pred": y_pred}
+    if outside and n:
+        extra = OUTSIDE_LABELS[type(classes[0])]
+        for i in draw(st.lists(st.integers(0, n - 1), max_size=max(1, n // 3), unique=True)):
+            which = draw(st.sampled_from(("y_true", "y_pred", "both")))
+            for key in (("y_true", "y_pred") if which == "both" else (which,)):
+                out[key][i] = draw(st.sampled_from(extra))
+    if outside or (declare if declare is not None else draw(st.booleans(), label="declare labels")):
+        labels = list(draw(st.permutations(classes)))
+        if not binary and len(labels) < len(pool) and draw(st.integers(0, 3)) == 0:
+            labels.append(next(c for c in pool if c not in labels))  # a class that never occurs
+        out["labels"] = labels
+    if binary and isinstance(classes[0], str):
+        out["pos_label"] = draw(st.sampled_from(classes))
+    return out
+
+
+def for_settings(settings) -> st.SearchStrategy:
+    """The strategy that fits a metric's settings: outside labels only where the
+    ``outside`` policy accepts them, two classes under ``average=binary``, a
+    declared list under ``label_set=declared``."""
+    return classification_inputs(
+        outside=settings.get("outside") in ("drop", "keep"),
+        binary=settings.get("average") == "binary",
+        declare=True if settings.get("label_set") == "declared" else None)
+
+
+# ------------------------------------------------------------ plan pieces
+
+METRICS = ("confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall", "f1",
+           "balanced_accuracy", "classification_report")
+
+
+def permute_samples(inputs, data):
+    """The same samples in another order: y_true and y_pred permuted alike (labels untouched)."""
+    order = data.draw(st.permutations(range(len(inputs["y_true"]))), label="sample order")
+    return {**inputs, "y_true": [inputs["y_true"][i] for i in order], "y_pred": [inputs["y_pred"][i] for i in order]}
+
+
+def permute_labels(inputs, data):
+    """The declared labels in another order (changes the matrix layout, no value keyed by label)."""
+    if "labels" not in inputs:
+        return inputs
+    return {**inputs, "labels": data.draw(st.permutations(inputs["labels"]), label="label order")}
+
+
+def _class_set(inputs, settings) -> list:
+    if "labels" in inputs and settings.get("label_set", "auto") != "union":
+        return list(inputs["labels"])
+    return sorted(set(inputs["y_true"]) | set(inputs["y_pred"]))
+
+
+def perfect_prediction(metric: str):
+    """Identity: y_pred replaced by y_true. Accuracy, balanced accuracy and micro
+    P/R/F are then 1; macro, weighted, binary and per-class P/R/F are 1 when every
+    class of the label set occurs in y_true (else a zero division decides)."""
+    if metric not in ("accuracy", "balanced_accuracy", "precision", "recall", "f1"):
+        return None
+
+    def identity(inputs, settings):
+        from fractions import Fraction
+        y = list(inputs["y_true"])
+        if not y:
+            return None
+        new = {**inputs, "y_pred": y}
+        classes = _class_set(new, settings)
+        if any(t not in classes for t in y):
+            return None  # outside labels: drop/keep change what is counted
+        if metric == "accuracy":
+            return new, Fraction(1)
+        if metric == "balanced_accuracy":
+            return (new, Fraction(1)) if settings.get("adjusted") != "yes" or len(set(y)) > 1 else None
+        average = settings.get("average")
+        if average != "micro" and set(classes) - set(y):
+            return None
+        if average == "none":
+            return new, {c: Fraction(1) for c in classes}
+        return new, Fraction(1)
+    return identity
+
+
+def upper(metric: str):
+    """1 for rates; none for counts (the matrix, the report's support)."""
+    from fractions import Fraction
+    if metric in ("confusion_matrix", "classification_report"):
+        return lambda s: None
+    return lambda s: Fraction(1)
+
+
+def invariances(metric: str) -> dict:
+    out = {"sample-order": permute_samples}
+    if metric != "confusion_matrix":
+        out["label-order"] = permute_labels
+    return out
