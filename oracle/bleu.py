@@ -104,7 +104,7 @@ stay fractions.
 """
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, _count_elements
 from functools import lru_cache
 from fractions import Fraction
 from typing import Mapping, Sequence
@@ -114,11 +114,13 @@ from .exact import Undefined, exp, log, power, product, total
 from .tokenizers import TOKENIZERS
 
 __all__ = ["BLEU", "SENTENCE_BLEU", "segment_stats", "ngram_counts", "reference_length",
-           "bleu_from_stats", "corpus_bleu", "sentence_bleu", "SMOOTHING_DEFAULTS"]
+           "bleu_from_stats", "corpus_bleu", "segment_bleu", "sentence_bleu", "SMOOTHING_DEFAULTS"]
 
 PAPINENI = "Papineni et al. 2002, BLEU: a Method for Automatic Evaluation of Machine Translation, ACL"
 CC2014 = "Chen and Cherry 2014, A Systematic Comparison of Smoothing Techniques for Sentence-Level BLEU, WMT"
 MTEVAL = "mteval-v13a.pl (NIST), moses-smt/mosesdecoder scripts/generic/mteval-v13a.pl"
+
+_ONE = Fraction(1)
 
 # smoothing method -> default value (None: the method takes no value)
 SMOOTHING_DEFAULTS = {
@@ -131,12 +133,18 @@ SMOOTHING_DEFAULTS = {
 
 def ngram_counts(tokens: Sequence[str], order: int) -> list:
     """[Counter of n-grams for n = 1..order]; unigrams keyed by the token, longer n-grams by tuples."""
-    out = [Counter(tokens)]
-    for n in range(2, order + 1):
-        if len(tokens) < n:
-            out.append(Counter())
-        else:
-            out.append(Counter(zip(*[tokens[i:] for i in range(n)])))
+    return [Counter(table) for table in _ngram_tables(tokens, order)]
+
+
+def _ngram_tables(tokens: Sequence[str], order: int) -> list:
+    """``ngram_counts`` as plain dicts (the per-segment hot path)."""
+    out = []
+    for n in range(1, order + 1):
+        table: dict = {}
+        if len(tokens) >= n:
+            # the C counting loop behind Counter.update, without a Counter's per-call overhead
+            _count_elements(table, tokens if n == 1 else zip(*[tokens[i:] for i in range(n)]))
+        out.append(table)
     return out
 
 
@@ -147,8 +155,10 @@ def segment_stats(hyp_tokens: Sequence[str], ref_token_lists: Sequence[Sequence[
     hypothesis n-grams g; totals[n-1] = max(c - n + 1, 0).
     """
     c = len(hyp_tokens)
-    hyp = ngram_counts(hyp_tokens, order)
-    refs = [ngram_counts(r, order) for r in ref_token_lists]
+    # orders above c have no hypothesis n-grams, hence no matches: their reference n-grams are not counted
+    counted = min(order, c)
+    hyp = _ngram_tables(hyp_tokens, counted)
+    refs = [_ngram_tables(r, counted) for r in ref_token_lists]
     matches = []
     if len(refs) == 1:
         for hc, rc in zip(hyp, refs[0]):
@@ -160,7 +170,7 @@ def segment_stats(hyp_tokens: Sequence[str], ref_token_lists: Sequence[Sequence[
                     m += k if k < v else v
             matches.append(m)
     else:
-        for n in range(order):
+        for n in range(counted):
             m = 0
             rcs = [r[n] for r in refs]
             for g, k in hyp[n].items():
@@ -172,6 +182,7 @@ def segment_stats(hyp_tokens: Sequence[str], ref_token_lists: Sequence[Sequence[
                 if best:
                     m += k if k < best else best
             matches.append(m)
+    matches += [0] * (order - counted)
     totals = [c - n if c > n else 0 for n in range(order)]
     return matches, totals, c, [len(r) for r in ref_token_lists]
 
@@ -209,7 +220,7 @@ def _smoothed(method, value, m, t, c, next_match):
     k = len(t)
     ps: list = [None] * k
     if method in ("none", "add-k", "cc6"):
-        raw = {"none": k, "add-k": 1, "cc6": 2}[method]
+        raw = k if method == "none" else (1 if method == "add-k" else 2)
         for n in range(min(raw, k)):
             ps[n] = Fraction(m[n], t[n]) if m[n] else None
         if method == "add-k":
@@ -291,7 +302,7 @@ def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
         for n in range(N):
             parts[f"precision_{n + 1}"] = Undefined(f"order {n + 1}: empty hypothesis (0/0)")
         return Fraction(0), parts, extra
-    bp = Fraction(1) if c >= r else exp(Fraction(c - r, c) if type(r) is int else 1 - r / c)
+    bp = _ONE if c >= r else exp(Fraction(c - r, c) if type(r) is int else 1 - r / c)
     parts["bp"] = bp
     used = N
     if settings["effective_order"] == "yes":
@@ -326,18 +337,19 @@ def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
     if zero:
         return Fraction(0), parts, extra
     if settings["weights"] == "uniform":  # one group: (prod p_n)**(1/used)
-        groups = {weights[0]: ps[:used]}
+        groups = [(weights[0], ps[:used])]
     else:
-        groups = {}  # weight -> precisions of the orders with that weight
+        by_weight: dict = {}  # weight -> precisions of the orders with that weight
         for n in range(used):
             w = weights[n]
             if w:
-                if w in groups:
-                    groups[w].append(ps[n])
+                if w in by_weight:
+                    by_weight[w].append(ps[n])
                 else:
-                    groups[w] = [ps[n]]
-    factors = [] if bp == 1 else [bp]
-    for w, group in groups.items():
+                    by_weight[w] = [ps[n]]
+        groups = list(by_weight.items())
+    factors = [] if c >= r else [bp]
+    for w, group in groups:
         if all(type(p) is Fraction for p in group):
             num = den = 1
             for p in group:
@@ -460,7 +472,32 @@ def _compute_sentence(inputs, settings) -> Result:
     _check_fields(inputs, ("hypothesis", "references"))
     _check_string(inputs["hypothesis"], "hypothesis")
     _check_refs(inputs["references"], "references")
-    return corpus_bleu([inputs["hypothesis"]], [inputs["references"]], settings)
+    return segment_bleu(inputs["hypothesis"], inputs["references"], settings)
+
+
+def segment_bleu(hypothesis, references, settings) -> Result:
+    """BLEU of one segment under canonical ``settings`` (validated inputs).
+
+    The same as ``corpus_bleu([hypothesis], [references], settings)`` (a
+    corpus of one segment; tests check that they agree), without the pooling.
+    """
+    if settings.get("level", "corpus") != "corpus":
+        return corpus_bleu([hypothesis], [references], settings)
+    tok = TOKENIZERS[settings["tokenizer"]]
+    if settings["case"] == "lower":
+        hypothesis = hypothesis.lower()
+        references = [r.lower() for r in references]
+    N = int(settings["order"])
+    count_order = N + 1 if settings["smoothing"] in ("cc5", "cc7") else N
+    m, t, c, ref_lens = segment_stats(tok(hypothesis), [tok(r) for r in references], count_order)
+    r = reference_length(c, ref_lens, settings["ref_length"])
+    stats = {"matches": m[:N], "totals": t[:N], "hyp_len": c, "ref_len": r}
+    if count_order > N:
+        stats["next_order_matches"] = m[N]
+        stats["next_order_totals"] = t[N]
+    value, parts, extra = bleu_from_stats(m[:N], t[:N], c, r, settings, m[N] if count_order > N else 0)
+    stats.update(extra)
+    return Result(_scaled(value, settings), stats, parts)
 
 
 def sentence_bleu(hypothesis: str, references: Sequence[str], **conventions):

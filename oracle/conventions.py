@@ -145,6 +145,8 @@ class Metric:
     compute_fn: Callable
     normalize_fn: Callable | None = None
     sig_name: str | None = None
+    # canonical settings (as a tuple of items) -> signature; per metric object, pure
+    _signatures: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def knob(self, name: str) -> Knob:
         for k in self.knobs:
@@ -188,10 +190,23 @@ class Metric:
         parts.append(f"oracle:{ORACLE_VERSION}")
         return "|".join(parts)
 
+    def _memo_signature(self, settings: dict) -> str:
+        """``signature(settings)``, memoized on the settings (compute calls it once per call)."""
+        try:
+            key = tuple(settings.items())
+            sig = self._signatures.get(key)
+        except TypeError:  # an unhashable setting value
+            return self.signature(settings)
+        if sig is None:
+            sig = self.signature(settings)
+            if len(self._signatures) < 4096:
+                self._signatures[key] = sig
+        return sig
+
     def compute(self, inputs: Mapping, conventions: Mapping | None = None):
         s = self.settings(conventions)
         result = self.compute_fn(inputs, s)
-        result.signature = self.signature(s)
+        result.signature = self._memo_signature(s)
         result.metric = self.name
         result.settings = s
         return result
@@ -233,8 +248,8 @@ class Result:
         if isinstance(self.value, Undefined):
             out["undefined"] = self.value.reason
         elif isinstance(self.value, Admissible):
-            out["admissible"] = [exact_str(v) for v in self.value.values]
-            out["by_rule"] = {k: exact_str(v) for k, v in self.value.by_rule.items()}
+            out["admissible"] = [exact_json(v) for v in self.value.values]
+            out["by_rule"] = {k: exact_json(v) for k, v in self.value.by_rule.items()}
         else:
             out["digits"] = digits(self.value, n_digits)
         out["stats"] = _jsonable(self.stats)

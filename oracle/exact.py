@@ -121,12 +121,30 @@ class Pow(Expr):
     def key(self): return ("pow", self.base.key(), self.exponent)
 
 
+class Composite(Expr):
+    """A closed form kept in a compact structure (thousands of terms sharing a few
+    logs, e.g. CIDEr over a test set) and evaluated by its own certified method.
+    A subclass gives ``key()``, ``expand()`` (the same value as an ordinary Expr,
+    built on demand for printing) and ``bounds(prec_bits)`` (rational lower and
+    upper bounds whose width shrinks like 2**-prec_bits)."""
+
+    __slots__ = ()
+
+    def expand(self) -> "Exact":
+        raise NotImplementedError
+
+    def bounds(self, prec_bits: int) -> tuple:
+        raise NotImplementedError
+
+
 Exact = Union[Fraction, Expr]
 
 
 def as_expr(x) -> Expr:
     if isinstance(x, Expr):
         return x
+    if type(x) is Fraction:
+        return Rat(x)
     if isinstance(x, bool):
         raise TypeError("booleans are not exact values")
     if isinstance(x, (int, Fraction)):
@@ -183,11 +201,13 @@ def _rational_power(q: Fraction, e: Fraction) -> Fraction | None:
         if q == 0 and e < 0:
             raise ZeroDivisionError("0 to a negative power")
         return q ** e.numerator
-    if q < 0:
+    if q.numerator < 0:
         return None
     num = _iroot(q.numerator, e.denominator)
+    if num is None:
+        return None
     den = _iroot(q.denominator, e.denominator)
-    if num is None or den is None:
+    if den is None:
         return None
     return Fraction(num, den) ** e.numerator
 
@@ -217,20 +237,24 @@ def log(x) -> Exact:
 
 def power(x, e) -> Exact:
     """x**e for a rational exponent e, exact when the root is rational."""
-    e = Fraction(e)
+    if type(e) is not Fraction:
+        e = Fraction(e)
     x = as_expr(x)
-    if e == 0:
+    a, b = e.numerator, e.denominator
+    if a == 0:
         return Fraction(1)
-    if e == 1:
+    if a == 1 and b == 1:
         return _simplify_out(x)
     if isinstance(x, Rat):
-        if x.q == 0:
-            if e < 0:
+        if x.q.numerator == 0:
+            if a < 0:
                 raise ZeroDivisionError("0 to a negative power")
             return Fraction(0)
         r = _rational_power(x.q, e)
         if r is not None:
             return r
+        if 0 < a < b:  # 0 < e < 1: no integer part to pull out
+            return Pow(x, e)
         # pull out the integer part of the exponent: q**(a/b) = q**floor * q**frac
         whole = math.floor(e)
         frac = e - whole
@@ -246,35 +270,39 @@ def power(x, e) -> Exact:
     return Pow(x, e)
 
 
+_ONE = Fraction(1)
+
+
 def product(factors: Iterable) -> Exact:
     """Exact product: rationals multiplied, exp() factors merged, powers of equal bases merged."""
-    coeff = Fraction(1)
+    coeff = _ONE
     exp_args: list = []
-    pows: dict = {}
-    order: list = []
+    pows: dict = {}  # (numerator, denominator) of a base -> [base, summed exponent], in order of appearance
     others: list = []
     stack = [as_expr(f) for f in factors]
+    stack.reverse()
     while stack:
-        f = stack.pop(0)
+        f = stack.pop()
         if isinstance(f, Rat):
             coeff *= f.q
         elif isinstance(f, Mul):
-            stack = list(f.factors) + stack
+            stack.extend(reversed(f.factors))
         elif isinstance(f, Exp):
             exp_args.append(f.arg)
         elif isinstance(f, Pow) and isinstance(f.base, Rat):
             b = f.base.q
-            if b not in pows:
-                order.append(b)
-                pows[b] = Fraction(0)
-            pows[b] += f.exponent
+            k = (b.numerator, b.denominator)
+            if k in pows:
+                pows[k][1] += f.exponent
+            else:
+                pows[k] = [f.base, f.exponent]
         else:
             others.append(f)
     if coeff == 0:
         return Fraction(0)
     out: list = []
-    for b in order:
-        v = power(Rat(b), pows[b])
+    for base, e in pows.values():
+        v = power(base, e)
         if isinstance(v, Fraction):
             coeff *= v
         elif isinstance(v, Mul):
@@ -286,7 +314,7 @@ def product(factors: Iterable) -> Exact:
         else:
             out.append(v)
     if exp_args:
-        e = exp(total(exp_args))
+        e = exp(exp_args[0] if len(exp_args) == 1 and isinstance(exp_args[0], Rat) else total(exp_args))
         if isinstance(e, Fraction):
             coeff *= e
         else:
@@ -366,6 +394,8 @@ def exact_str(x) -> str:
             s = exact_str(t)
             out += f" - {s[1:]}" if s.startswith("-") and not isinstance(t, Add) else f" + {s}"
         return out
+    if isinstance(x, Composite):
+        return exact_str(x.expand())
     raise TypeError(f"not an exact value: {x!r}")
 
 
@@ -453,6 +483,11 @@ def _eval_iv(x: Expr, iv):
         if e.denominator == 1:
             return b ** int(e.numerator)
         return iv.exp(iv.log(b) * (iv.mpf(e.numerator) / iv.mpf(e.denominator)))
+    if isinstance(x, Composite):
+        lo, hi = x.bounds(iv.prec)
+        a = iv.mpf(lo.numerator) / iv.mpf(lo.denominator)
+        b = iv.mpf(hi.numerator) / iv.mpf(hi.denominator)
+        return iv.mpf([a.a, b.b])
     raise TypeError(f"cannot evaluate {x!r}")
 
 
@@ -469,6 +504,8 @@ def interval(x, prec_bits: int) -> tuple[Fraction, Fraction]:
     if isinstance(x, (int, Fraction)) or isinstance(x, Rat):
         q = rational_value(x)
         return q, q
+    if isinstance(x, Composite):
+        return x.bounds(prec_bits)
     iv = _iv()
     old = iv.prec
     iv.prec = prec_bits
@@ -538,6 +575,10 @@ def digits(x, n: int = 30) -> str:
         raise ValueError("n must be >= 1")
     if isinstance(x, Undefined):
         return str(x)
+    if isinstance(x, Admissible):
+        import json
+        return "{" + ", ".join(json.dumps(digits_json(v, n)) if is_structured(v) else digits(v, n)
+                               for v in x.values) + "}"
     if is_rational(x):
         return _sig_text(*round_fraction_sig(rational_value(x), n))
     m_e = _certify(x, lambda q: round_fraction_sig(q, n), int(n * 3.33) + 32)
@@ -579,7 +620,9 @@ class Admissible:
     by_rule: dict = field(default_factory=dict, hash=False, compare=False)
 
     def __str__(self) -> str:
-        return "{" + ", ".join(exact_str(v) for v in self.values) + "}"
+        import json
+        return "{" + ", ".join(json.dumps(exact_json(v), ensure_ascii=False) if is_structured(v) else exact_str(v)
+                               for v in self.values) + "}"
 
     def contains_rational(self, q: Fraction) -> bool:
         return any(is_rational(v) and rational_value(v) == q for v in self.values)
@@ -604,6 +647,8 @@ def to_sympy(x):
     if isinstance(x, Pow):
         e = x.exponent
         return sympy.Pow(to_sympy(x.base), sympy.Rational(e.numerator, e.denominator), evaluate=False)
+    if isinstance(x, Composite):
+        return to_sympy(x.expand())
     raise TypeError(f"no symbolic form for {x!r}")
 
 
@@ -611,7 +656,12 @@ def same_value(a, b, n: int = 60) -> bool:
     """Exact equality for rationals and Undefined; for closed forms, equality of
     n certified significant digits (equality of transcendental forms is not
     decidable in general; structural equality is tried first). Lists and dicts
-    (structured values) are equal when their shapes and every leaf are."""
+    (structured values) are equal when their shapes and every leaf are; admissible
+    sets when they hold the same values."""
+    if isinstance(a, Admissible) or isinstance(b, Admissible):
+        return (isinstance(a, Admissible) and isinstance(b, Admissible) and len(a.values) == len(b.values)
+                and all(any(same_value(x, y, n) for y in b.values) for x in a.values)
+                and all(any(same_value(x, y, n) for x in a.values) for y in b.values))
     if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
         return (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b)
                 and all(same_value(x, y, n) for x, y in zip(a, b)))
@@ -628,7 +678,10 @@ def same_value(a, b, n: int = 60) -> bool:
 
 
 def exact_json(x):
-    """Exact text of a value, keeping the structure of lists and dicts."""
+    """Exact text of a value, keeping the structure of lists and dicts
+    (an admissible set as {"admissible": [...]})."""
+    if isinstance(x, Admissible):
+        return {"admissible": [exact_json(v) for v in x.values]}
     if isinstance(x, (list, tuple)):
         return [exact_json(v) for v in x]
     if isinstance(x, dict):
@@ -638,6 +691,8 @@ def exact_json(x):
 
 def digits_json(x, n: int = 30):
     """Certified digits of a value, keeping the structure of lists and dicts."""
+    if isinstance(x, Admissible):
+        return {"admissible": [digits_json(v, n) for v in x.values]}
     if isinstance(x, (list, tuple)):
         return [digits_json(v, n) for v in x]
     if isinstance(x, dict):
