@@ -117,5 +117,17 @@ PLANS.update({name: Plan(name, ST.for_settings, upper=ST.upper(name), invariance
                          identity=ST.perfect_prediction(name)) for name in ST.METRICS})
 
 
+from . import strategies_ranking as SR  # noqa: E402
+
+PLANS.update({name: Plan(name, SR.for_settings, upper=SR.upper(name), lower=SR.lower(name),
+                         invariances=SR.invariances(name), identity=SR.identity(name)) for name in SR.METRICS})
+
+
+from . import strategies_speech as SS  # noqa: E402
+
+PLANS.update({name: Plan(name, SS.for_settings, upper=SS.upper(name), invariances=SS.invariances(name),
+                         identity=SS.identity(name)) for name in SS.METRICS})
+
+
 def plan_for(metric: str) -> Plan | None:
     return PLANS.get(metric)

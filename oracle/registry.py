@@ -12,6 +12,12 @@ _WHERE = {
     "exact_match": "oracle.qa:EXACT_MATCH",
     "squad_f1": "oracle.qa:SQUAD_F1",
     "perplexity": "oracle.perplexity:PERPLEXITY",
+    "wer": "oracle.error_rates:WER",
+    "cer": "oracle.error_rates:CER",
+    "mer": "oracle.error_rates:MER",
+    "wil": "oracle.error_rates:WIL",
+    "wip": "oracle.error_rates:WIP",
+    "error_counts": "oracle.error_rates:ERROR_COUNTS",
     "hit_rate": "oracle.ranking:HIT_RATE",
     "reciprocal_rank": "oracle.ranking:RECIPROCAL_RANK",
     "precision_at_k": "oracle.ranking:PRECISION_AT_K",
@@ -33,6 +39,10 @@ _WHERE = {
     "f1": "oracle.classification:F1",
     "balanced_accuracy": "oracle.classification:BALANCED_ACCURACY",
     "classification_report": "oracle.classification:CLASSIFICATION_REPORT",
+    "vqa_accuracy": "oracle.vqa:VQA_ACCURACY",
+    "cross_modal_recall_at_k": "oracle.retrieval:RECALL_AT_K",
+    "cider": "oracle.cider:CIDER",
+    "cider_d": "oracle.cider:CIDER_D",
 }
 
 _cache: dict[str, Metric] = {}

@@ -7,7 +7,7 @@ import pytest
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "bad-input.md").read_text()
 
 
-@pytest.mark.parametrize("module", ["oracle.bleu", "oracle.qa", "oracle.perplexity"])
+@pytest.mark.parametrize("module", ["oracle.bleu", "oracle.qa", "oracle.perplexity", "oracle.tagging", "oracle.classification"])
 def test_bad_input_table_is_in_the_docs(module):
     rows = [l.strip() for l in importlib.import_module(module).__doc__.splitlines() if l.strip().startswith("|")]
     assert rows, f"{module} has no bad-input table"

@@ -1,0 +1,629 @@
+"""Sequence labelling: token accuracy and entity-level precision, recall and F-beta.
+
+Inputs: ``{"gold": [[tag, ...], ...], "pred": [[tag, ...], ...]}``, one list
+of tags per sentence, plus an optional ``"tokens": [[word, ...], ...]`` of the
+same shape (needed only by ``matching=pooled-type-text``).
+
+Token accuracy (conlleval.pl ``correctTags / tokenCounter``; source document
+000 part 1 ``benar_token / total_token``): the number of positions whose
+predicted tag equals the gold tag, over all positions, O included. Tags are
+compared as strings; no knob applies (a POS tag set works as well as a BIO one).
+
+Entities
+--------
+A tag is ``O`` or a prefix and a type joined by ``-``. ``tag_format``
+(fmt) ``prefix-type`` (default) splits at the FIRST hyphen (``B-ARGM-LOC`` ->
+prefix B, type ARGM-LOC; conlleval.pl since 2004-01-26: ``/^([^-]*)-(.*)$/``),
+``type-prefix`` at the LAST one (``ARGM-LOC-B``; seqeval ``suffix=True``).
+The prefixes of each ``scheme`` (Tjong Kim Sang and Veenstra 1999, "Representing
+text chunks", EACL; Ratinov and Roth 2009 for BILOU):
+
+| scheme | prefixes | a chunk is written |
+| --- | --- | --- |
+| iob1 | B I | I-X I-X*, or B-X I-X* directly after a chunk of type X |
+| iob2 (default) | B I | B-X I-X* |
+| ioe1 | I E | I-X* I-X, or I-X* E-X directly before a chunk of type X |
+| ioe2 | I E | I-X* E-X |
+| iobes | B I E S | S-X, or B-X I-X* E-X |
+| bilou | B I L U | U-X, or B-X I-X* L-X |
+
+``reading`` (read) says which chunks a sequence holds:
+
+- ``conlleval`` (default): conlleval.pl's ``startOfChunk``/``endOfChunk``
+  (version 2004-01-26). A chunk starts at token i when (prev = token i-1, O
+  before the first token): the tag is B or S; or the tag is I or E and prev
+  is O, E or S; or the tag is not O and prev's type differs. The open chunk
+  ends before token i when prev is E or S; or prev is B or I and the tag is
+  B, S or O; or prev is not O and the types differ. A sentence ends with O.
+  This repairs invalid sequences: an I- after O or after another type starts
+  a chunk; under iobes a B-X I-X without its E-X is a chunk. conlleval.pl
+  knows B, I, E and O (its rules serve iob1, iob2, ioe1 and ioe2 alike); S
+  is added as in seqeval's ``end_of_chunk``/``start_of_chunk`` (``get_entities``,
+  "compatible with conlleval.pl"); bilou is read as iobes with L = E, U = S.
+- ``strict``: only chunks written as the scheme says count; the invalid
+  pieces are dropped (read as O). Precisely: iob2: a chunk is B-X and the
+  I-X that follow it; an I- that does not continue one is dropped. iobes: S-X
+  is a chunk; B-X, the I-X after it and an E-X right after them are a chunk;
+  a B-X I-X* not followed by E-X is dropped whole, as is any other I- or E-.
+  bilou: iobes with L = E, U = S. iob1 (left to right): I-X continues an open
+  chunk of type X, else starts one; B-X directly after a token of an open
+  chunk of type X starts a new chunk, and any other B-X is dropped (read as
+  O, so an I-X after it starts a chunk). ioe1 and ioe2 are the mirror images
+  of iob1 and iob2: reverse the sentence, read E as B, read, reverse the
+  chunks. For iob2, ioe2, iobes and bilou this is seqeval's strict mode
+  (``seqeval.scheme.Tokens.entities``); for iob1 and ioe1 seqeval differs on
+  some invalid sequences (its IOE1 class is marked "Todo: hasn't yet been
+  able to handle some cases"), and the rule above is the one used here.
+  On a valid sequence (the writing of its own chunks) both readings agree.
+
+``matching`` (match):
+
+- ``span`` (default): an entity is (sentence, start, end, type), end
+  exclusive; per type, tp = |gold entities & predicted entities| (sets),
+  as conlleval.pl (a chunk is correct when both start and end agree and the
+  types are equal) and seqeval.
+- ``pooled-type-text``: source document 000 part 1. An entity is (type,
+  surface text = its tokens joined by a space), pooled over the corpus; per
+  type, tp = the number of predicted entities whose text is among the gold
+  texts of that type (``cocok = sum(1 for n in pred_j if n in emas_j)``).
+  A repeated text is counted once per prediction, so tp can exceed the gold
+  count (recall above 1), and a prediction in the wrong place matches a gold
+  entity elsewhere with the same text. Kept to reproduce the document and to
+  show its flaw; it is not an entity-level metric.
+
+Scores per type t, with tp_t, pred_t (predicted entities) and gold_t:
+P_t = tp_t / pred_t, R_t = tp_t / gold_t,
+F_t = (1 + beta^2) tp_t / (beta^2 gold_t + pred_t) (= (1+beta^2) P R /
+(beta^2 P + R) when both are defined; van Rijsbergen's F-beta, conlleval FB1
+for beta 1). ``beta`` (beta) is a rational > 0, default 1.
+
+``average`` (avg) over the label set L: ``micro`` (default; conlleval's
+overall line, seqeval ``average='micro'``): P = sum tp / sum pred,
+R = sum tp / sum gold, F from the sums as above; ``macro``: the mean over L
+of P_t, R_t, F_t; ``weighted``: the mean weighted by gold_t (seqeval and
+scikit-learn ``average='weighted'``); types with gold_t = 0 have weight 0
+and do not enter it.
+
+``zero_division`` (zd): what a 0/0 becomes: ``zero`` (default; conlleval.pl
+prints 0, seqeval's default), ``one`` (seqeval ``zero_division=1``),
+``undefined`` (the value is Undefined, and so is an average with an
+undefined term), ``exclude`` (the term is left out of a macro or weighted
+average; a micro 0/0, or an average with no term left, is Undefined).
+
+``labels`` (labels): ``all`` (default; the union of the types found in gold
+and prediction) or a comma-separated list of types: the averages run over
+exactly those types. A listed type that occurs nowhere has 0/0 scores (see
+zero_division). Entities of types not listed are ignored by every average,
+micro included (as scikit-learn's ``labels``), but still counted in the
+statistics. ``all`` cannot name a type called "all".
+
+Degenerate and invalid inputs
+| input | value |
+| --- | --- |
+| inputs not an object; gold or pred missing; an unknown field | InputError naming the field |
+| gold, pred or tokens not a list of lists | InputError "gold[i]: expected a list of tags" |
+| unequal numbers of sentences | InputError "pred: 2 sentences but gold has 3" |
+| unequal sentence lengths | InputError "pred[i]: 4 tags but gold[i] has 5" (tokens likewise) |
+| a tag (or token) that is not a string | InputError "gold[i][j]: expected a string, got int" |
+| an empty tag "" | InputError "gold[i][j]: an empty tag" |
+| a tag with no prefix ("PER"), no type ("B-"), or a prefix the scheme does not have ("E-PER" under iob2) | InputError "gold[i][j]: ..." naming the tag and the scheme's prefixes, under both readings (conlleval.pl would read it with its type-change rule alone) |
+| pooled-type-text without tokens | InputError "tokens: ..." |
+| no sentences | Undefined("no sentences") (token_accuracy: Undefined("no tokens")) |
+| sentences of length 0 | allowed; they hold no token and no entity |
+| no token at all, or no entity of the label set | token_accuracy Undefined("no tokens"); P, R, F are 0/0: zero_division decides |
+| entities of types outside a declared label list | ignored by the averages (not an error) |
+| a declared type found nowhere | its P, R, F are 0/0: zero_division decides |
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .conventions import ConventionError, InputError, Knob, Metric, Result
+from .exact import Undefined
+
+_CONLLEVAL = "conlleval.pl (CoNLL-2000 shared task, version 2004-01-26), startOfChunk/endOfChunk"
+_SEQEVAL = "seqeval 1.2.2"
+_DOCUMENT = "source document 000_28a8cb91ddee40ec.txt part 1, ekstrak_entitas() and the per-type loop"
+
+SCHEMES = {
+    "iob1": ("B", "I"),
+    "iob2": ("B", "I"),
+    "ioe1": ("I", "E"),
+    "ioe2": ("I", "E"),
+    "iobes": ("B", "I", "E", "S"),
+    "bilou": ("B", "I", "L", "U"),
+}
+
+SCHEME = Knob(
+    "scheme", "the tagging scheme: which prefixes exist and how a chunk is written", "iob2",
+    choices=tuple(SCHEMES),
+    sources={"iob1": "Ramshaw and Marcus 1995; Tjong Kim Sang and Veenstra 1999 (EACL), IOB1",
+             "iob2": "Tjong Kim Sang and Veenstra 1999, IOB2 (B- on every chunk's first token)",
+             "ioe1": "Tjong Kim Sang and Veenstra 1999, IOE1",
+             "ioe2": "Tjong Kim Sang and Veenstra 1999, IOE2",
+             "iobes": "IOBES (S- single, E- last token); seqeval.scheme.IOBES",
+             "bilou": "Ratinov and Roth 2009, BILOU; seqeval.scheme.BILOU"})
+READING = Knob(
+    "reading", "how chunks are read from a sequence, invalid ones included", "conlleval",
+    choices=("conlleval", "strict"),
+    sources={"conlleval": f"{_CONLLEVAL}; S as in {_SEQEVAL} metrics.sequence_labeling start_of_chunk/end_of_chunk",
+             "strict": f"{_SEQEVAL} mode='strict' (seqeval.scheme.Tokens.entities) for iob2, ioe2, iobes, bilou; "
+                       "iob1/ioe1 as defined in oracle/tagging.py (invalid B-/E- read as O)"},
+    key="read")
+TAG_FORMAT = Knob(
+    "tag_format", "where the prefix is written", "prefix-type",
+    choices=("prefix-type", "type-prefix"),
+    sources={"prefix-type": "B-PER; split at the first hyphen as conlleval.pl /^([^-]*)-(.*)$/",
+             "type-prefix": "PER-B; split at the last hyphen as seqeval suffix=True"},
+    key="fmt")
+AVERAGE = Knob(
+    "average", "how per-type scores are combined", "micro",
+    choices=("micro", "macro", "weighted"),
+    sources={"micro": f"{_CONLLEVAL} overall line; {_SEQEVAL} average='micro'",
+             "macro": f"{_SEQEVAL} average='macro' (unweighted mean over types)",
+             "weighted": f"{_SEQEVAL} average='weighted' (mean weighted by gold count)"},
+    key="avg")
+BETA = Knob(
+    "beta", "F-beta's beta (> 0); 1 gives F1", "1", kind="rational", minimum=0,
+    sources={"*": "van Rijsbergen 1979 F-beta; conlleval.pl FB1; seqeval beta"})
+ZERO_DIVISION = Knob(
+    "zero_division", "what a 0/0 precision, recall or F becomes", "zero",
+    choices=("zero", "one", "undefined", "exclude"),
+    sources={"zero": f"{_CONLLEVAL} (scores default to 0.0); {_SEQEVAL} zero_division='warn'/0",
+             "one": f"{_SEQEVAL} zero_division=1",
+             "undefined": "the value is Undefined (scikit-learn zero_division=np.nan)",
+             "exclude": "the term is left out of a macro or weighted average"},
+    key="zd")
+MATCHING = Knob(
+    "matching", "what makes a predicted entity correct", "span",
+    choices=("span", "pooled-type-text"),
+    sources={"span": f"{_CONLLEVAL} (same start, end and type); {_SEQEVAL} (sent_id, tag, start, end) sets",
+             "pooled-type-text": f"{_DOCUMENT}: cocok = sum(1 for n in pred_j if n in emas_j)"},
+    key="match")
+
+
+@dataclass(frozen=True)
+class LabelsKnob(Knob):
+    """``all`` or a comma-separated list of types; canonical text: sorted, without repeats."""
+
+    def canonical(self, value, metric: str = "") -> str:
+        where = f"{metric}.{self.name}" if metric else self.name
+        items = list(value) if isinstance(value, (list, tuple)) else str(value).split(",")
+        items = [str(v).strip() for v in items]
+        if items == ["all"]:
+            return "all"
+        if not items or any(v == "" for v in items):
+            raise ConventionError(f"{where}: {value!r}: write 'all' or a comma-separated list of types, none empty")
+        for v in items:
+            if v == "all" or "|" in v:
+                raise ConventionError(f"{where}: {v!r} cannot be a listed type ('all' stands alone; no '|')")
+        return ",".join(sorted(set(items)))
+
+
+LABELS = LabelsKnob(
+    "labels", "the types the averages run over", "all", kind="labels",
+    sources={"all": "the union of the types in gold and prediction (conlleval.pl, seqeval)",
+             "*": "a declared list (scikit-learn labels=...): other types are ignored by the averages"})
+
+
+# ------------------------------------------------------------------ inputs
+
+def _check_shape(inputs, need_tokens: bool) -> tuple[list, list, list | None]:
+    if not isinstance(inputs, dict):
+        raise InputError(f"inputs: expected an object with gold and pred, got {type(inputs).__name__}")
+    unknown = sorted(set(inputs) - {"gold", "pred", "tokens"})
+    if unknown:
+        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are gold, pred, tokens", item=unknown[0])
+    for name in ("gold", "pred"):
+        if name not in inputs:
+            raise InputError(f"inputs: missing field {name!r}", item=name)
+    fields = {"gold": inputs["gold"], "pred": inputs["pred"]}
+    if inputs.get("tokens") is not None:
+        fields["tokens"] = inputs["tokens"]
+    elif need_tokens:
+        raise InputError("tokens: matching=pooled-type-text compares surface texts and needs the tokens field",
+                         item="tokens")
+    for name, sents in fields.items():
+        if not isinstance(sents, (list, tuple)):
+            raise InputError(f"{name}: expected a list of sentences, got {type(sents).__name__}", item=name)
+        for i, sent in enumerate(sents):
+            if not isinstance(sent, (list, tuple)):
+                what = "tags" if name != "tokens" else "tokens"
+                raise InputError(f"{name}[{i}]: expected a list of {what}, got {type(sent).__name__}",
+                                 item=f"{name}[{i}]")
+            for j, x in enumerate(sent):
+                if not isinstance(x, str):
+                    raise InputError(f"{name}[{i}][{j}]: expected a string, got {type(x).__name__}",
+                                     item=f"{name}[{i}][{j}]")
+                if x == "" and name != "tokens":
+                    raise InputError(f"{name}[{i}][{j}]: an empty tag", item=f"{name}[{i}][{j}]")
+    gold = fields["gold"]
+    for name in [n for n in fields if n != "gold"]:
+        other = fields[name]
+        if len(other) != len(gold):
+            raise InputError(f"{name}: {len(other)} sentences but gold has {len(gold)}", item=name)
+        for i, (g, o) in enumerate(zip(gold, other)):
+            if len(o) != len(g):
+                what = "tags" if name != "tokens" else "tokens"
+                raise InputError(f"{name}[{i}]: {len(o)} {what} but gold[{i}] has {len(g)}", item=f"{name}[{i}]")
+    return list(gold), list(fields["pred"]), (list(fields["tokens"]) if "tokens" in fields else None)
+
+
+_OUT = ("O", "")
+
+
+def parse_tag(tag: str, scheme: str, fmt: str, where: str) -> tuple[str, str]:
+    """(prefix, type) of a tag; ("O", "") for O. prefix-type splits at the first
+    hyphen, type-prefix at the last."""
+    if tag == "O":
+        return _OUT
+    allowed = SCHEMES[scheme]
+    if "-" not in tag:
+        raise InputError(f"{where}: tag {tag!r} has no prefix; scheme {scheme} writes O or "
+                         f"{'/'.join(allowed)} and a type joined by '-' ({fmt})", item=where)
+    if fmt == "prefix-type":
+        prefix, typ = tag.split("-", 1)
+    else:
+        typ, prefix = tag.rsplit("-", 1)
+    if prefix not in allowed:
+        raise InputError(f"{where}: tag {tag!r}: prefix {prefix!r} is not one of scheme {scheme}'s prefixes "
+                         f"({', '.join(allowed)}; tag format {fmt})", item=where)
+    if typ == "":
+        raise InputError(f"{where}: tag {tag!r} has no type", item=where)
+    return prefix, typ
+
+
+_BILOU_AS_IOBES = {"L": "E", "U": "S"}
+
+
+def _conll_end(prev: tuple, cur: tuple) -> bool:
+    """conlleval.pl endOfChunk (with S as seqeval's end_of_chunk): the chunk open at prev ends before cur."""
+    pp, pt = prev
+    cp, ct = cur
+    if pp == "O":
+        return False
+    if pp in ("E", "S"):
+        return True
+    if cp in ("B", "S", "O"):
+        return True
+    return pt != ct
+
+
+def _conll_start(prev: tuple, cur: tuple) -> bool:
+    """conlleval.pl startOfChunk (with S as seqeval's start_of_chunk): a chunk starts at cur."""
+    pp, pt = prev
+    cp, ct = cur
+    if cp == "O":
+        return False
+    if cp in ("B", "S"):
+        return True
+    if pp in ("E", "S", "O"):
+        return True
+    return pt != ct
+
+
+def _read_conlleval(tags: list) -> list:
+    chunks, start, prev = [], None, _OUT
+    for i, cur in enumerate(tags + [_OUT]):
+        if start is not None and _conll_end(prev, cur):
+            chunks.append((start, i, prev[1]))
+            start = None
+        if _conll_start(prev, cur):
+            start = i
+        prev = cur
+    return chunks
+
+
+def _strict_iob2(tags: list) -> list:
+    chunks, i, n = [], 0, len(tags)
+    while i < n:
+        prefix, typ = tags[i]
+        if prefix == "B":
+            j = i + 1
+            while j < n and tags[j] == ("I", typ):
+                j += 1
+            chunks.append((i, j, typ))
+            i = j
+        else:
+            i += 1
+    return chunks
+
+
+def _strict_iobes(tags: list) -> list:
+    chunks, i, n = [], 0, len(tags)
+    while i < n:
+        prefix, typ = tags[i]
+        if prefix == "S":
+            chunks.append((i, i + 1, typ))
+            i += 1
+        elif prefix == "B":
+            j = i + 1
+            while j < n and tags[j] == ("I", typ):
+                j += 1
+            if j < n and tags[j] == ("E", typ):
+                chunks.append((i, j + 1, typ))
+                i = j + 1
+            else:
+                i = j
+        else:
+            i += 1
+    return chunks
+
+
+def _strict_iob1(tags: list) -> list:
+    chunks, start, open_type = [], None, None
+    for i, (prefix, typ) in enumerate(tags):
+        continues_open = start is not None and open_type == typ
+        if prefix == "I" and continues_open:
+            continue
+        if start is not None:
+            chunks.append((start, i, open_type))
+        start, open_type = None, None
+        if prefix == "I" or (prefix == "B" and continues_open):
+            start, open_type = i, typ
+    if start is not None:
+        chunks.append((start, len(tags), open_type))
+    return chunks
+
+
+def _mirrored(read, tags: list) -> list:
+    """Chunks of an IOE sequence read as the IOB mirror image (reverse, E as B)."""
+    n = len(tags)
+    flipped = [("B", t) if p == "E" else (p, t) for p, t in reversed(tags)]
+    return sorted((n - e, n - s, t) for s, e, t in read(flipped))
+
+
+def read_chunks(tags: list, scheme: str, reading: str) -> list[tuple[int, int, str]]:
+    """The chunks (start, end exclusive, type) of one sentence of parsed tags
+    [(prefix, type), ...] under a scheme and a reading (see the module docstring)."""
+    if scheme == "bilou":
+        tags = [(_BILOU_AS_IOBES.get(p, p), t) for p, t in tags]
+        scheme = "iobes"
+    if reading == "conlleval":
+        return _read_conlleval(tags)
+    if scheme == "iob2":
+        return _strict_iob2(tags)
+    if scheme == "iobes":
+        return _strict_iobes(tags)
+    if scheme == "iob1":
+        return _strict_iob1(tags)
+    if scheme == "ioe2":
+        return _mirrored(_strict_iob2, tags)
+    if scheme == "ioe1":
+        return _mirrored(_strict_iob1, tags)
+    raise AssertionError(scheme)
+
+
+def extract_entities(sentences: list, name: str, settings: dict) -> list[tuple[int, int, int, str]]:
+    """All entities (sentence, start, end exclusive, type) of a corpus of tag lists."""
+    out = []
+    for i, sent in enumerate(sentences):
+        parsed = [parse_tag(tag, settings["scheme"], settings["tag_format"], f"{name}[{i}][{j}]")
+                  for j, tag in enumerate(sent)]
+        out.extend((i, s, e, t) for s, e, t in read_chunks(parsed, settings["scheme"], settings["reading"]))
+    return out
+
+
+# ------------------------------------------------------------------ scores
+
+class _ZeroDivision:
+    """A 0/0 term, resolved by the zero_division knob."""
+
+
+_ZD = _ZeroDivision()
+
+
+def _ratio(num: int, den: int):
+    return _ZD if den == 0 else Fraction(num, den)
+
+
+def _resolve(x, zd: str, what: str):
+    if x is not _ZD:
+        return x
+    if zd == "zero":
+        return Fraction(0)
+    if zd == "one":
+        return Fraction(1)
+    return Undefined(f"{what} is 0/0")
+
+
+def _f_ratio(tp, pred, gold, beta2: Fraction):
+    den = beta2 * gold + pred
+    return _ZD if den == 0 else (1 + beta2) * tp / den
+
+
+def _scores(tp: int, pred: int, gold: int, beta2: Fraction) -> dict:
+    return {"precision": _ratio(tp, pred), "recall": _ratio(tp, gold), "f1": _f_ratio(tp, pred, gold, beta2)}
+
+
+def _average(kind: str, terms: list, weights: list, zd: str, what: str):
+    """Macro (weights None) or weighted mean of per-type terms (Fractions or 0/0)."""
+    if weights is None:
+        weights = [1] * len(terms)
+    kept = [(t, w) for t, w in zip(terms, weights) if w != 0]
+    if zd == "exclude":
+        kept = [(t, w) for t, w in kept if t is not _ZD]
+    elif zd == "undefined":
+        if any(t is _ZD for t, _ in kept):
+            return Undefined(f"{what}: a term of the {kind} average is 0/0")
+    else:
+        kept = [(_resolve(t, zd, what), w) for t, w in kept]
+    total_w = sum(w for _, w in kept)
+    if total_w == 0:
+        return _resolve(_ZD, zd if zd in ("zero", "one") else "undefined", f"{what} ({kind} average with no term)")
+    return sum((Fraction(w) * t for t, w in kept), Fraction(0)) / total_w
+
+
+@dataclass
+class _Counts:
+    labels: list
+    tp: dict
+    pred: dict
+    gold: dict
+    gold_entities: list
+    pred_entities: list
+
+
+def _count(inputs, settings: dict) -> _Counts | None:
+    pooled = settings["matching"] == "pooled-type-text"
+    gold_s, pred_s, tokens = _check_shape(inputs, pooled)
+    gold_e = extract_entities(gold_s, "gold", settings)
+    pred_e = extract_entities(pred_s, "pred", settings)
+    if not gold_s:
+        return None
+    types = sorted({e[3] for e in gold_e} | {e[3] for e in pred_e})
+    labels = types if settings["labels"] == "all" else settings["labels"].split(",")
+    keys = sorted(set(types) | set(labels))
+    tp = {t: 0 for t in keys}
+    pred = {t: 0 for t in keys}
+    gold = {t: 0 for t in keys}
+    if pooled:
+        g_items = [(t, " ".join(tokens[i][s:e])) for i, s, e, t in gold_e]
+        p_items = [(t, " ".join(tokens[i][s:e])) for i, s, e, t in pred_e]
+        gold_texts = set(g_items)
+        for t, _ in g_items:
+            gold[t] += 1
+        for t, text in p_items:
+            pred[t] += 1
+            if (t, text) in gold_texts:
+                tp[t] += 1
+        return _Counts(labels, tp, pred, gold, [list(x) for x in g_items], [list(x) for x in p_items])
+    gold_set, pred_set = set(gold_e), set(pred_e)
+    for e in gold_set:
+        gold[e[3]] += 1
+    for e in pred_set:
+        pred[e[3]] += 1
+        if e in gold_set:
+            tp[e[3]] += 1
+    return _Counts(labels, tp, pred, gold, [list(e) for e in gold_e], [list(e) for e in pred_e])
+
+
+def _stats(c: _Counts | None) -> dict:
+    if c is None:
+        return {"tp": {}, "pred": {}, "gold": {}, "tp_total": 0, "pred_total": 0, "gold_total": 0}
+    return {"tp": dict(c.tp), "pred": dict(c.pred), "gold": dict(c.gold),
+            "tp_total": sum(c.tp[t] for t in c.labels), "pred_total": sum(c.pred[t] for t in c.labels),
+            "gold_total": sum(c.gold[t] for t in c.labels)}
+
+
+def _averages(c: _Counts, settings: dict, beta2: Fraction) -> dict:
+    """{'micro'|'macro'|'weighted': {'precision', 'recall', 'f1'}}."""
+    zd = settings["zero_division"]
+    per = {t: _scores(c.tp[t], c.pred[t], c.gold[t], beta2) for t in c.labels}
+    tp = sum(c.tp[t] for t in c.labels)
+    pred = sum(c.pred[t] for t in c.labels)
+    gold = sum(c.gold[t] for t in c.labels)
+    micro = {k: _resolve(v, "undefined" if zd == "exclude" else zd, f"micro {k}")
+             for k, v in _scores(tp, pred, gold, beta2).items()}
+    out = {"micro": micro, "macro": {}, "weighted": {}}
+    for k in ("precision", "recall", "f1"):
+        terms = [per[t][k] for t in c.labels]
+        out["macro"][k] = _average("macro", terms, None, zd, f"macro {k}")
+        out["weighted"][k] = _average("weighted", terms, [c.gold[t] for t in c.labels], zd, f"weighted {k}")
+    return out
+
+
+def _per_type(c: _Counts, settings: dict, beta2: Fraction) -> dict:
+    zd = settings["zero_division"]
+    zd_row = "undefined" if zd == "exclude" else zd
+    return {t: {k: _resolve(v, zd_row, f"{t} {k}") for k, v in _scores(c.tp[t], c.pred[t], c.gold[t], beta2).items()}
+            for t in c.labels}
+
+
+def _beta2(settings: dict) -> Fraction:
+    return Fraction(settings["beta"]) ** 2
+
+
+def _entity_result(inputs, settings: dict, which: str) -> Result:
+    c = _count(inputs, settings)
+    if c is None:
+        return Result(Undefined("no sentences"), stats=_stats(None), parts={})
+    beta2 = _beta2(settings)
+    avg = _averages(c, settings, beta2)[settings["average"]]
+    rows = _per_type(c, settings, beta2)
+    parts = {k: {t: rows[t][k] for t in c.labels} for k in ("precision", "recall", "f1")}
+    parts.update({f"{k}_avg": avg[k] for k in ("precision", "recall", "f1")})
+    parts.update({"labels": list(c.labels), "gold_entities": c.gold_entities, "pred_entities": c.pred_entities})
+    return Result(avg[which], stats=_stats(c), parts=parts)
+
+
+def compute_entity_f1(inputs, settings: dict) -> Result:
+    """F-beta over entities: per type (1+b^2) tp / (b^2 gold + pred), combined by
+    ``average`` (micro: from the summed counts; macro/weighted: mean of per-type F)."""
+    return _entity_result(inputs, settings, "f1")
+
+
+def compute_entity_precision(inputs, settings: dict) -> Result:
+    """Precision over entities: per type tp / pred, combined by ``average``."""
+    return _entity_result(inputs, settings, "precision")
+
+
+def compute_entity_recall(inputs, settings: dict) -> Result:
+    """Recall over entities: per type tp / gold, combined by ``average``."""
+    return _entity_result(inputs, settings, "recall")
+
+
+def compute_entity_report(inputs, settings: dict) -> Result:
+    """seqeval's classification_report as exact values: per type and for the
+    micro, macro and weighted averages, precision, recall, F-beta ("f1") and
+    support (gold count; the sum over the label set for the average rows)."""
+    c = _count(inputs, settings)
+    if c is None:
+        return Result(Undefined("no sentences"), stats=_stats(None), parts={})
+    beta2 = _beta2(settings)
+    rows = _per_type(c, settings, beta2)
+    value = {t: dict(rows[t], support=c.gold[t]) for t in c.labels}
+    support = sum(c.gold[t] for t in c.labels)
+    for kind, avg in _averages(c, settings, beta2).items():
+        value[f"{kind} avg"] = dict(avg, support=support)
+    return Result(value, stats=_stats(c), parts={"labels": list(c.labels), "gold_entities": c.gold_entities,
+                                                 "pred_entities": c.pred_entities})
+
+
+def compute_token_accuracy(inputs, settings: dict) -> Result:
+    """Token accuracy = sum_i sum_j [pred_ij == gold_ij] / sum_i |gold_i| (conlleval.pl
+    correctTags/tokenCounter; document 000 part 1 benar_token/total_token)."""
+    gold, pred, _ = _check_shape(inputs, False)
+    correct = sum(g == p for gs, ps in zip(gold, pred) for g, p in zip(gs, ps))
+    total = sum(len(gs) for gs in gold)
+    value = Fraction(correct, total) if total else Undefined("no tokens")
+    return Result(value, stats={"correct": correct, "total": total}, parts={})
+
+
+def _normalize(settings: dict, given: set) -> dict:
+    if "beta" in settings and Fraction(settings["beta"]) <= 0:
+        raise ConventionError(f"beta: {settings['beta']} must be greater than 0")
+    return settings
+
+
+_INPUTS = {"gold": "list of sentences, each a list of gold tags",
+           "pred": "list of sentences, each a list of predicted tags (same lengths as gold)",
+           "tokens": "optional list of sentences of words (same shape); needed by matching=pooled-type-text"}
+_ENTITY_KNOBS = (SCHEME, READING, TAG_FORMAT, AVERAGE, BETA, ZERO_DIVISION, LABELS, MATCHING)
+
+TOKEN_ACCURACY = Metric(
+    name="token_accuracy", family="tagging",
+    summary="Fraction of tokens whose predicted tag equals the gold tag (O included)",
+    knobs=(), inputs=_INPUTS, compute_fn=compute_token_accuracy)
+
+ENTITY_F1 = Metric(
+    name="entity_f1", family="tagging",
+    summary="Entity-level F-beta (chunks read from tags), micro/macro/weighted over types",
+    knobs=_ENTITY_KNOBS, inputs=_INPUTS, compute_fn=compute_entity_f1, normalize_fn=_normalize)
+
+ENTITY_PRECISION = Metric(
+    name="entity_precision", family="tagging",
+    summary="Entity-level precision (chunks read from tags), micro/macro/weighted over types",
+    knobs=_ENTITY_KNOBS, inputs=_INPUTS, compute_fn=compute_entity_precision, normalize_fn=_normalize)
+
+ENTITY_RECALL = Metric(
+    name="entity_recall", family="tagging",
+    summary="Entity-level recall (chunks read from tags), micro/macro/weighted over types",
+    knobs=_ENTITY_KNOBS, inputs=_INPUTS, compute_fn=compute_entity_recall, normalize_fn=_normalize)
+
+ENTITY_REPORT = Metric(
+    name="entity_report", family="tagging",
+    summary="Per-type and averaged entity precision, recall, F-beta and support (a classification report)",
+    knobs=tuple(k for k in _ENTITY_KNOBS if k is not AVERAGE), inputs=_INPUTS,
+    compute_fn=compute_entity_report, normalize_fn=_normalize)
