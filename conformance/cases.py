@@ -54,7 +54,11 @@ class Case:
 
 
 def parse_expected(text):
-    """An expected value: exact text, or a list/dict of them (structured values)."""
+    """An expected value: exact text, or a list/dict of them (structured values);
+    ``{"admissible": [v, ...]}`` is an admissible set (several minimum-cost alignments)."""
+    if isinstance(text, dict) and set(text) == {"admissible"} and isinstance(text["admissible"], list):
+        from oracle.exact import Admissible
+        return Admissible(values=tuple(parse_expected(v) for v in text["admissible"]))
     if isinstance(text, list):
         return [parse_expected(v) for v in text]
     if isinstance(text, dict):

@@ -1,0 +1,883 @@
+"""Word, character and match error rates: WER, CER, MER, WIL, WIP and the
+error counts, exactly, with the admissible set over all minimum-cost alignments.
+
+Inputs: ``{"references": [str, ...], "hypotheses": [str, ...]}``; utterance k
+pairs references[k] with hypotheses[k].
+
+Counts and formulas
+An alignment of a reference (N tokens) with a hypothesis (P tokens) pairs
+tokens in order; each reference token is a hit H (paired with an equal token),
+a substitution S (paired with a different token) or a deletion D (unpaired);
+each unpaired hypothesis token is an insertion I. N = H + S + D,
+P = H + S + I. A minimum-cost alignment has S + D + I = the Levenshtein
+distance d (unit costs; Levenshtein 1966).
+- WER = (S + D + I) / N (NIST sclite; jiwer ``wer``), CER the same on
+  characters.
+- MER = (S + D + I) / (H + S + D + I) (Morris, Maier and Green 2004, "From
+  WER and RIL to MER and WIL", eq. for MER).
+- WIP = (H / N) * (H / P) = H^2 / (N P), WIL = 1 - WIP (Morris et al. 2004).
+  With H = 0 and N + P > 0 WIP is 0 (nothing is preserved; jiwer's value
+  for an empty hypothesis); N = P = 0 is 0/0 (the empty-reference knob).
+- error_counts: {"hits", "substitutions", "deletions", "insertions"}.
+
+Ties between alignments. Several minimum-cost alignments can split d
+differently: ref "a b", hyp "b c" aligns as S S (H=0) or D C I (H=1). WER is
+the same for all (d / N); MER, WIL, WIP and the counts are not. Given d, N
+and P, the counts of a minimum-cost alignment are fixed by its insertion
+count I: D = I + N - P, S = d - 2I - (N - P), H = N - d + I. So the
+admissible set is a set of integers I, computed exactly by a dynamic program
+whose cell (i, j) holds the set of I over the minimum-cost alignments of the
+first i reference and j hypothesis tokens (a Python int used as a bit set:
+a diagonal or deletion step keeps the set, an insertion shifts it by one),
+restricted to the diagonal band that minimum-cost paths cannot leave
+(|k| + |(P - N) - k| <= d for k = j - i). At corpus level the rates depend on
+the summed counts only, so the corpus set of I is the Minkowski sum of the
+per-utterance sets (bit-set products: sum over utterances of the set sizes
+shifts of an int of at most N + P + 1 bits). For aggregate=mean the set of
+means is the Minkowski sum of per-utterance value sets, kept while it has at
+most 65,536 values (else a ConventionError asks for a tie rule).
+Cost: O(n d) per utterance for the band DP, O(n ceil(n / w)) word operations
+for the bit-parallel distance.
+
+Tie rules (knob ``tie``):
+- ``any`` (default): the admissible set. A value with more than one admissible
+  choice is ``Admissible(values, by_rule)``; a library agrees when its value
+  is in the set. A unique value is returned plainly.
+- ``prefer-substitution``: the minimum-cost alignment with the most
+  substitutions (smallest I). ``prefer-deletion-insertion``: the fewest (largest I).
+- ``diagonal-first``: backtrace from the end preferring the diagonal
+  (hit or substitution), then deletion, then insertion, over the full matrix
+  (source document 001, ``alignment_wer``; the common textbook backtrace).
+- ``rapidfuzz``: RapidFuzz ``Levenshtein.editops`` (used by jiwer >= 3): the
+  common prefix and suffix are matched first; on the rest, backtrace from the
+  end: deletion if D[i-1][j] + 1 = D[i][j]; else, when the tokens are equal,
+  insertion if D[i][j-1] + 1 = D[i][j], otherwise the match; when they
+  differ, the substitution if D[i-1][j-1] + 1 = D[i][j], otherwise insertion;
+  then the remaining deletions, then insertions (Hyyrö 2004's bit-vector
+  backtrace, rapidfuzz ``Levenshtein_py.editops``, translated to matrix terms).
+- ``sclite``: NIST SCTK sclite's weighted alignment (``wwd_WORD``: correct 0,
+  insertion 3, deletion 3, substitution 4; ``net_dp.c``: a cell keeps the
+  diagonal when it costs no more than both others, else the deletion when
+  strictly cheaper than the insertion, else the insertion), followed back from
+  the end. It minimises 4S + 3(D + I), not S + D + I, and can pick an
+  alignment with more errors than d; its counts are then that alignment's
+  (plain words only: no '@' null words, optional deletions or fragments).
+
+Results
+- stats: reference_length (N), hypothesis_length (P), utterances, errors
+  (S + D + I of the value: d, or sclite's count); distance (d) and hits,
+  substitutions, deletions, insertions when the rule (or a unique admissible
+  split) fixes them.
+- parts: alignments {rule: per utterance [[op, reference token or null,
+  hypothesis token or null], ...]} with op C (hit), S, D, I; counts {rule:
+  corpus counts}; admissible_counts (tie=any). WER and CER under tie=any
+  need only d (the bit-parallel distance): their parts are utterance_errors
+  and utterance_reference_lengths; ask a tie rule or error_counts for alignments.
+
+Knobs
+- ``tokenize`` (tok; words): ``whitespace`` (default; Python ``str.split()``:
+  runs of any Unicode whitespace), ``spaces`` (``s.split(' ')`` with empty
+  strings dropped: only U+0020 separates), ``jiwer`` (jiwer ``wer_default``:
+  ``re.sub(r"\\s\\s+", " ", s)``, ``strip()``, ``split(" ")``, empty strings
+  dropped; a single tab or no-break space does not separate).
+- ``case`` (case): ``mixed`` (default) or ``lower`` (``str.lower()``).
+- ``punctuation`` (punct): ``keep`` (default) or ``remove``: every character
+  whose Unicode general category starts with P (Pc Pd Ps Pe Pi Pf Po) is
+  deleted, as jiwer ``RemovePunctuation``. Symbols are kept: $ + < = > ^ ` | ~
+  (categories Sc, Sm, Sk) stay although ``string.punctuation`` lists them.
+- ``whitespace`` (ws; characters): ``strip`` (default; leading and trailing
+  Unicode whitespace removed, jiwer ``cer_default``), ``keep`` (every
+  character), ``collapse`` (``' '.join(s.split())``), ``remove`` (all
+  Unicode whitespace deleted).
+- ``unit`` (unit; characters): ``codepoint`` (default), ``grapheme``
+  (extended grapheme clusters, the subset of UAX #29 below), ``nfc-codepoint``
+  (NFC, then code points).
+- ``aggregate`` (agg): ``corpus`` (default; summed counts, e.g. WER =
+  sum(S+D+I) / sum(N)) or ``mean`` (mean of utterance values).
+- ``empty_reference`` (empty): what a zero denominator gives (WER, CER: N = 0;
+  MER, WIP, WIL: N = P = 0): ``undefined`` (default; Undefined; an empty
+  reference inside a corpus with other words just adds its insertions),
+  ``insertions`` (jiwer: WER = I, the insertion count; MER = 0, WIP = 1,
+  WIL = 0 when both sides are empty), ``error`` (InputError naming the first
+  empty reference).
+Preprocessing order: NFC (unit nfc-codepoint, after the transforms), case,
+punctuation, then tokenizing (words) or whitespace handling (characters).
+
+Grapheme clusters (unit=grapheme), the implemented subset of UAX #29 with
+``unicodedata``: GB3 CR x LF; GB4/GB5 break around controls (Cc, Zl, Zp, and
+Cf other than ZWJ, ZWNJ and tags); GB6-GB8 Hangul syllable sequences (L, V,
+T jamo and LV/LVT syllables by code point arithmetic); GB9/GB9a no break
+before Mn, Me, Mc, ZWJ, ZWNJ, emoji modifiers U+1F3FB-1F3FF, tags
+U+E0020-E007F; GB11 no break in ExtPict Extend* ZWJ x ExtPict, with
+Extended_Pictographic approximated by the ranges in ``_EXT_PICT``; GB12/GB13
+regional indicators pair up. Not implemented: Prepend (GB9b), the Indic
+conjunct rule (GB9c), and the exceptions to SpacingMark.
+
+Degenerate and invalid inputs
+| input | result |
+| --- | --- |
+| inputs not an object, a missing or unknown field | InputError naming the field |
+| references or hypotheses not a list | InputError "references: expected a list of strings, got str" |
+| lists of different lengths | InputError "hypotheses: 3 items but references has 2" |
+| an item that is not a string | InputError "hypotheses[3]: expected a string, got int" |
+| no utterances (empty corpus) | the empty-reference policy: Undefined / WER 0, MER 0, WIP 1 (jiwer's values) / InputError; error_counts all 0 |
+| a reference with no tokens (after preprocessing) | the empty-reference policy (corpus: only when all references are empty) |
+| an empty hypothesis | all deletions; defined |
+| tie=any, aggregate=mean with more than 65,536 admissible means | ConventionError: pick a tie rule |
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from fractions import Fraction
+
+from .conventions import ConventionError, InputError, Knob, Metric, Result
+from .exact import Admissible, Undefined
+
+_SCLITE = "NIST SCTK sclite: word.c wwd_WORD (ins 3, del 3, sub 4), net_dp.c"
+_JIWER = "jiwer 4.0 (process.py, transformations.py)"
+_RAPIDFUZZ = "RapidFuzz Levenshtein.editops (Levenshtein_py.py; Hyyro 2004, A Note on Bit-Parallel Alignment Computation)"
+_DOC001 = "source document 001_e6f299f74aa61acb.txt part 3, alignment_wer()"
+
+RULES = ("prefer-substitution", "prefer-deletion-insertion", "diagonal-first", "rapidfuzz", "sclite")
+
+TOKENIZE = Knob(
+    "tokenize", "how a text is split into words", "whitespace",
+    choices=("whitespace", "spaces", "jiwer"),
+    sources={"whitespace": "Python str.split(): runs of any Unicode whitespace",
+             "spaces": "s.split(' ') with empty strings dropped (runs of U+0020 collapsed)",
+             "jiwer": f"{_JIWER} wer_default: RemoveMultipleSpaces (re.sub(r'\\s\\s+', ' ')), Strip, "
+                      "ReduceToListOfListOfWords (split(' '), empty strings dropped)"},
+    key="tok")
+CASE = Knob("case", "case folding before comparing", "mixed", choices=("mixed", "lower"),
+            sources={"mixed": "tokens compared as given", "lower": "str.lower() (jiwer ToLowerCase)"})
+PUNCTUATION = Knob(
+    "punctuation", "punctuation handling before tokenizing", "keep", choices=("keep", "remove"),
+    sources={"keep": "characters as given",
+             "remove": "delete every character of Unicode general category P* (jiwer RemovePunctuation)"},
+    key="punct")
+WHITESPACE = Knob(
+    "whitespace", "whitespace handling of character sequences", "strip",
+    choices=("strip", "keep", "collapse", "remove"),
+    sources={"strip": f"{_JIWER} cer_default: Strip (str.strip()), inner whitespace kept",
+             "keep": "every character as given", "collapse": "' '.join(s.split())",
+             "remove": "every Unicode whitespace character deleted"},
+    key="ws")
+UNIT = Knob(
+    "unit", "the character unit", "codepoint", choices=("codepoint", "grapheme", "nfc-codepoint"),
+    sources={"codepoint": "Unicode code points (Python str iteration; jiwer ReduceToListOfListOfChars)",
+             "grapheme": "extended grapheme clusters, UAX #29 subset (see the module docstring)",
+             "nfc-codepoint": "unicodedata.normalize('NFC', s), then code points"})
+AGGREGATE = Knob(
+    "aggregate", "how utterances are combined", "corpus", choices=("corpus", "mean"),
+    sources={"corpus": f"summed counts over the corpus (NIST sclite; {_JIWER}; {_DOC001})",
+             "mean": "arithmetic mean of the utterance values"},
+    key="agg")
+EMPTY = Knob(
+    "empty_reference", "value when the denominator is zero (an empty reference)", "undefined",
+    choices=("undefined", "insertions", "error"),
+    sources={"undefined": "0/0 and I/0 are undefined",
+             "insertions": f"{_JIWER} process_words: if num_rf_words == 0: wer = num_insertions; "
+                           "mer = 0 and wip = 1 when the hypothesis is empty too",
+             "error": "an empty reference is invalid input (jiwer 2.x raised ValueError)"},
+    key="empty")
+TIE = Knob(
+    "tie", "which minimum-cost alignment splits the errors into S, D, I", "any",
+    choices=("any",) + RULES,
+    sources={"any": "the admissible set over all minimum-cost alignments",
+             "prefer-substitution": "the minimum-cost alignment with the most substitutions",
+             "prefer-deletion-insertion": "the minimum-cost alignment with the fewest substitutions",
+             "diagonal-first": f"backtrace preferring diagonal, then deletion, then insertion ({_DOC001})",
+             "rapidfuzz": _RAPIDFUZZ,
+             "sclite": _SCLITE})
+
+MEAN_SET_LIMIT = 65536
+
+# ------------------------------------------------------------------ text
+
+_WS_RUNS = re.compile(r"\s\s+")
+
+
+def _is_punct(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "P"
+
+
+def _transform(text: str, settings: dict) -> str:
+    if settings["case"] == "lower":
+        text = text.lower()
+    if settings["punctuation"] == "remove":
+        text = "".join(ch for ch in text if not _is_punct(ch))
+    return text
+
+
+def words(text: str, settings: dict) -> list[str]:
+    """The word tokens of ``text`` under the case, punctuation and tokenize knobs."""
+    text = _transform(text, settings)
+    tok = settings["tokenize"]
+    if tok == "whitespace":
+        return text.split()
+    if tok == "spaces":
+        return [w for w in text.split(" ") if w]
+    return [w for w in _WS_RUNS.sub(" ", text).strip().split(" ") if w]
+
+
+def characters(text: str, settings: dict) -> list[str]:
+    """The character tokens of ``text`` under case, punctuation, whitespace and unit."""
+    text = _transform(text, settings)
+    ws = settings["whitespace"]
+    if ws == "strip":
+        text = text.strip()
+    elif ws == "collapse":
+        text = " ".join(text.split())
+    elif ws == "remove":
+        text = "".join(ch for ch in text if not ch.isspace())
+    unit = settings["unit"]
+    if unit == "nfc-codepoint":
+        return list(unicodedata.normalize("NFC", text))
+    if unit == "grapheme":
+        return graphemes(text)
+    return list(text)
+
+
+# ------------------------------------------------------------ graphemes
+
+_EXT_PICT = ((0x00A9, 0x00A9), (0x00AE, 0x00AE), (0x203C, 0x203C), (0x2049, 0x2049), (0x2122, 0x2122),
+             (0x2139, 0x2139), (0x2194, 0x21FF), (0x2300, 0x23FF), (0x24C2, 0x24C2), (0x25A0, 0x27BF),
+             (0x2934, 0x2935), (0x2B00, 0x2BFF), (0x3030, 0x3030), (0x303D, 0x303D), (0x3297, 0x3297),
+             (0x3299, 0x3299), (0x1F000, 0x1F1E5), (0x1F200, 0x1F3FA), (0x1F400, 0x1FAFF),
+             (0x1FC00, 0x1FFFD))
+
+
+def _gcb(ch: str) -> str:
+    """Grapheme_Cluster_Break property (the subset used here)."""
+    cp = ord(ch)
+    if ch == "\r":
+        return "CR"
+    if ch == "\n":
+        return "LF"
+    if cp == 0x200D:
+        return "ZWJ"
+    if 0x1F1E6 <= cp <= 0x1F1FF:
+        return "RI"
+    if cp == 0x200C or 0x1F3FB <= cp <= 0x1F3FF or 0xE0020 <= cp <= 0xE007F:
+        return "Extend"
+    if 0x1100 <= cp <= 0x115F or 0xA960 <= cp <= 0xA97C:
+        return "L"
+    if 0x1160 <= cp <= 0x11A7 or 0xD7B0 <= cp <= 0xD7C6:
+        return "V"
+    if 0x11A8 <= cp <= 0x11FF or 0xD7CB <= cp <= 0xD7FB:
+        return "T"
+    if 0xAC00 <= cp <= 0xD7A3:
+        return "LV" if (cp - 0xAC00) % 28 == 0 else "LVT"
+    cat = unicodedata.category(ch)
+    if cat in ("Mn", "Me", "Mc"):
+        return "Extend"
+    if cat in ("Cc", "Zl", "Zp", "Cf"):
+        return "Control"
+    for lo, hi in _EXT_PICT:
+        if lo <= cp <= hi:
+            return "ExtPict"
+    return "Other"
+
+
+def graphemes(text: str) -> list[str]:
+    """Extended grapheme clusters of ``text`` (the UAX #29 subset of the module docstring)."""
+    out: list[str] = []
+    prev = None
+    ri_run = 0           # regional indicators in the current run
+    emoji_state = 0      # 1: ExtPict Extend* seen; 2: ... followed by ZWJ
+    for ch in text:
+        cur = _gcb(ch)
+        if prev is None:
+            join = False
+        elif prev == "CR" and cur == "LF":
+            join = True
+        elif prev in ("Control", "CR", "LF") or cur in ("Control", "CR", "LF"):
+            join = False
+        elif prev == "L" and cur in ("L", "V", "LV", "LVT"):
+            join = True
+        elif prev in ("LV", "V") and cur in ("V", "T"):
+            join = True
+        elif prev in ("LVT", "T") and cur == "T":
+            join = True
+        elif cur in ("Extend", "ZWJ"):
+            join = True
+        elif emoji_state == 2 and cur == "ExtPict":
+            join = True
+        elif prev == "RI" and cur == "RI":
+            join = ri_run % 2 == 1
+        else:
+            join = False
+        if join:
+            out[-1] += ch
+        else:
+            out.append(ch)
+        ri_run = ri_run + 1 if cur == "RI" else 0
+        if cur == "ExtPict":
+            emoji_state = 1
+        elif cur == "Extend" and emoji_state == 1:
+            emoji_state = 1
+        elif cur == "ZWJ" and emoji_state == 1:
+            emoji_state = 2
+        else:
+            emoji_state = 0
+        prev = cur
+    return out
+
+
+# ------------------------------------------------------------ edit distance
+
+def levenshtein_dp(a, b) -> int:
+    """Levenshtein distance by the plain dynamic program (Wagner and Fischer 1974):
+    D[i][j] = min(D[i-1][j-1] + [a_i != b_j], D[i-1][j] + 1, D[i][j-1] + 1)."""
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j - 1] + (x != y), prev[j] + 1, cur[j - 1] + 1))
+        prev = cur
+    return prev[-1]
+
+
+def _common_affix(a, b) -> tuple[int, int]:
+    n = min(len(a), len(b))
+    p = 0
+    while p < n and a[p] == b[p]:
+        p += 1
+    s = 0
+    while s < n - p and a[-1 - s] == b[-1 - s]:
+        s += 1
+    return p, s
+
+
+def levenshtein(a, b) -> int:
+    """Levenshtein distance, bit-parallel (Myers 1999; Hyyrö 2003 formulation as in
+    rapidfuzz): one column of vertical deltas packed in a Python int, updated per
+    token of ``b``; the common prefix and suffix are removed first."""
+    if a == b:
+        return 0
+    p, s = _common_affix(a, b)
+    if p or s:
+        a = a[p:len(a) - s]
+        b = b[p:len(b) - s]
+    if len(a) < len(b):
+        a, b = b, a
+    n = len(a)
+    if not b:
+        return n
+    peq: dict = {}
+    bit = 1
+    for t in a:
+        peq[t] = peq.get(t, 0) | bit
+        bit <<= 1
+    full = bit - 1
+    last = bit >> 1
+    vp, vn, dist = full, 0, n
+    get = peq.get
+    for t in b:
+        x = get(t, 0) | vn
+        d0 = (((x & vp) + vp) ^ vp) | x
+        hp = vn | ~(d0 | vp)
+        hn = vp & d0
+        if hp & last:
+            dist += 1
+        elif hn & last:
+            dist -= 1
+        hp = (hp << 1) | 1
+        vp = ((hn << 1) | ~(d0 | hp)) & full
+        vn = hp & d0
+    return dist
+
+
+# --------------------------------------------------- admissible alignments
+
+class Band:
+    """The DP restricted to the diagonals k = j - i that minimum-cost paths can use
+    (|k| + |(m - n) - k| <= d): the cost D and the set of insertion counts (an int
+    bit set) of the minimum-cost alignments of each prefix pair."""
+
+    __slots__ = ("a", "b", "d", "kmin", "width", "cost", "sets", "inf")
+
+    def __init__(self, a, b, d: int):
+        self.a, self.b, self.d = a, b, d
+        n, m = len(a), len(b)
+        delta = m - n
+        kmin = -((d - delta) // 2)
+        width = (delta + d) // 2 - kmin + 1
+        inf = n + m + 2
+        self.kmin, self.width, self.inf = kmin, width, inf
+        row_c = [inf] * width
+        row_s = [0] * width
+        for t in range(max(0, -kmin), min(width, m - kmin + 1)):
+            row_c[t] = kmin + t
+            row_s[t] = 1 << (kmin + t)
+        cost, sets = [row_c], [row_s]
+        for i in range(1, n + 1):
+            pc, ps = row_c, row_s
+            row_c = [inf] * width
+            row_s = [0] * width
+            x = a[i - 1]
+            base = i + kmin
+            t0 = max(0, -base)
+            t1 = min(width, m - base + 1)
+            for t in range(t0, t1):
+                j = base + t
+                if j == 0:
+                    row_c[t] = i
+                    row_s[t] = 1
+                    continue
+                c = pc[t] + (x != b[j - 1])
+                st = ps[t]
+                if t + 1 < width:
+                    u = pc[t + 1] + 1
+                    if u < c:
+                        c, st = u, ps[t + 1]
+                    elif u == c:
+                        st |= ps[t + 1]
+                if t > t0:
+                    v = row_c[t - 1] + 1
+                    if v < c:
+                        c, st = v, row_s[t - 1] << 1
+                    elif v == c:
+                        st |= row_s[t - 1] << 1
+                row_c[t] = c
+                row_s[t] = st
+            cost.append(row_c)
+            sets.append(row_s)
+        self.cost, self.sets = cost, sets
+
+    def c(self, i: int, j: int) -> int:
+        t = j - i - self.kmin
+        if i < 0 or j < 0 or t < 0 or t >= self.width:
+            return self.inf
+        return self.cost[i][t]
+
+    def s(self, i: int, j: int) -> int:
+        t = j - i - self.kmin
+        if i < 0 or j < 0 or t < 0 or t >= self.width:
+            return 0
+        return self.sets[i][t]
+
+    def insertion_set(self) -> int:
+        return self.s(len(self.a), len(self.b))
+
+
+def backtrace(band: Band, rule: str) -> list[tuple]:
+    """The alignment a named tie rule picks among the minimum-cost alignments, as
+    ops (kind, reference token or None, hypothesis token or None), kind in C S D I."""
+    a, b = band.a, band.b
+    i, j = len(a), len(b)
+    ops: list[tuple] = []
+    c = band.c
+    if rule == "diagonal-first":
+        while i > 0 or j > 0:
+            cur = c(i, j)
+            if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur:
+                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+                i, j = i - 1, j - 1
+            elif i > 0 and c(i - 1, j) + 1 == cur:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+            else:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+    elif rule == "rapidfuzz":
+        p, s = _common_affix(a, b)
+        for k in range(s):
+            ops.append(("C", a[len(a) - 1 - k], b[len(b) - 1 - k]))
+        i, j = len(a) - s, len(b) - s
+        while i > p and j > p:
+            cur = c(i, j)
+            if c(i - 1, j) + 1 == cur:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+            elif a[i - 1] == b[j - 1]:
+                if c(i, j - 1) + 1 == cur:
+                    ops.append(("I", None, b[j - 1]))
+                    j -= 1
+                else:
+                    ops.append(("C", a[i - 1], b[j - 1]))
+                    i, j = i - 1, j - 1
+            elif c(i - 1, j - 1) + 1 == cur:
+                ops.append(("S", a[i - 1], b[j - 1]))
+                i, j = i - 1, j - 1
+            else:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+        while i > p:
+            ops.append(("D", a[i - 1], None))
+            i -= 1
+        while j > p:
+            ops.append(("I", None, b[j - 1]))
+            j -= 1
+        for k in range(p - 1, -1, -1):
+            ops.append(("C", a[k], b[k]))
+    elif rule in ("prefer-substitution", "prefer-deletion-insertion"):
+        iset = band.insertion_set()
+        target = (iset & -iset).bit_length() - 1 if rule == "prefer-substitution" else iset.bit_length() - 1
+        s_ = band.s
+        while i > 0 or j > 0:
+            cur = c(i, j)
+            if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur and s_(i - 1, j - 1) >> target & 1:
+                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+                i, j = i - 1, j - 1
+            elif i > 0 and c(i - 1, j) + 1 == cur and s_(i - 1, j) >> target & 1:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+            else:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+                target -= 1
+    else:
+        raise AssertionError(rule)
+    ops.reverse()
+    return ops
+
+
+SCLITE_INS, SCLITE_DEL, SCLITE_SUB = 3, 3, 4
+
+
+def sclite_alignment(a, b, d: int | None = None) -> list[tuple]:
+    """sclite's alignment: minimum of 4S + 3(D + I) (correct 0), each cell keeping one
+    back pointer: the diagonal if it costs no more than the deletion and the
+    insertion, else the deletion if strictly cheaper than the insertion, else the
+    insertion (SCTK net_dp.c calculate_internal_cells); followed back from the end.
+    The DP runs in the band |k| + |(m - n) - k| <= floor(4d/3): 3 per step off the
+    diagonal and a weighted optimum of at most 4d keep every optimal path inside."""
+    n, m = len(a), len(b)
+    if d is None:
+        d = levenshtein(a, b)
+    w = (4 * d) // 3
+    delta = m - n
+    kmin = -((w - delta) // 2)
+    width = (delta + w) // 2 - kmin + 1
+    inf = 4 * (n + m) + 8
+    cost = []
+    back = []
+    row_c = [inf] * width
+    row_b = [2] * width
+    for t in range(max(0, -kmin), min(width, m - kmin + 1)):
+        row_c[t] = 3 * (kmin + t)
+    cost.append(row_c)
+    back.append(row_b)
+    for i in range(1, n + 1):
+        pc = row_c
+        row_c = [inf] * width
+        row_b = [0] * width
+        x = a[i - 1]
+        base = i + kmin
+        t0 = max(0, -base)
+        t1 = min(width, m - base + 1)
+        for t in range(t0, t1):
+            j = base + t
+            if j == 0:
+                row_c[t] = 3 * i
+                row_b[t] = 1
+                continue
+            sub = pc[t] + (0 if x == b[j - 1] else SCLITE_SUB)
+            dele = (pc[t + 1] if t + 1 < width else inf) + SCLITE_DEL
+            ins = (row_c[t - 1] if t > 0 else inf) + SCLITE_INS
+            if sub <= dele and sub <= ins:
+                row_c[t], row_b[t] = sub, 0
+            elif dele < ins:
+                row_c[t], row_b[t] = dele, 1
+            else:
+                row_c[t], row_b[t] = ins, 2
+        cost.append(row_c)
+        back.append(row_b)
+    ops = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        p = back[i][j - i - kmin]
+        if p == 0:
+            ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+            i, j = i - 1, j - 1
+        elif p == 1:
+            ops.append(("D", a[i - 1], None))
+            i -= 1
+        else:
+            ops.append(("I", None, b[j - 1]))
+            j -= 1
+    ops.reverse()
+    return ops
+
+
+def counts_of(ops) -> tuple[int, int, int, int]:
+    """(H, S, D, I) of an alignment."""
+    h = s = d = i = 0
+    for kind, _, _ in ops:
+        if kind == "C":
+            h += 1
+        elif kind == "S":
+            s += 1
+        elif kind == "D":
+            d += 1
+        else:
+            i += 1
+    return h, s, d, i
+
+
+def counts_from_insertions(d: int, n: int, p: int, ins: int) -> tuple[int, int, int, int]:
+    """(H, S, D, I) of a minimum-cost alignment with ``ins`` insertions:
+    D = I + N - P, S = d - I - D, H = N - S - D."""
+    dele = ins + n - p
+    sub = d - ins - dele
+    return n - sub - dele, sub, dele, ins
+
+
+def admissible_counts(a, b) -> list[tuple[int, int, int, int]]:
+    """Every (H, S, D, I) of a minimum-cost alignment of ``a`` with ``b``, by increasing I."""
+    d = levenshtein(a, b)
+    iset = Band(a, b, d).insertion_set()
+    return [counts_from_insertions(d, len(a), len(b), k) for k in _bits(iset)]
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    k = 0
+    while mask:
+        if mask & 1:
+            out.append(k)
+        mask >>= 1
+        k += 1
+    return out
+
+
+def alignment(a, b, rule: str, d: int | None = None, band: Band | None = None) -> list[tuple]:
+    """The alignment ``rule`` picks (a tie rule name, or 'sclite')."""
+    if d is None:
+        d = levenshtein(a, b)
+    if rule == "sclite":
+        return sclite_alignment(a, b, d)
+    return backtrace(band or Band(a, b, d), rule)
+
+
+# ------------------------------------------------------------ inputs
+
+def _check_inputs(inputs) -> tuple[list, list]:
+    if not isinstance(inputs, dict):
+        raise InputError(f"inputs: expected an object with references and hypotheses, got {type(inputs).__name__}")
+    unknown = sorted(set(inputs) - {"references", "hypotheses"})
+    if unknown:
+        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are references, hypotheses", item=unknown[0])
+    for name in ("references", "hypotheses"):
+        if name not in inputs:
+            raise InputError(f"inputs: missing field {name!r}", item=name)
+        if not isinstance(inputs[name], (list, tuple)):
+            raise InputError(f"{name}: expected a list of strings, got {type(inputs[name]).__name__}", item=name)
+    refs, hyps = list(inputs["references"]), list(inputs["hypotheses"])
+    if len(refs) != len(hyps):
+        raise InputError(f"hypotheses: {len(hyps)} items but references has {len(refs)}", item="hypotheses")
+    for name, items in (("references", refs), ("hypotheses", hyps)):
+        for i, x in enumerate(items):
+            if not isinstance(x, str):
+                raise InputError(f"{name}[{i}]: expected a string, got {type(x).__name__}", item=f"{name}[{i}]")
+    return refs, hyps
+
+
+def _tokens(inputs, settings: dict, level: str) -> tuple[list, list]:
+    refs, hyps = _check_inputs(inputs)
+    split = words if level == "word" else characters
+    ref_t = [split(r, settings) for r in refs]
+    hyp_t = [split(h, settings) for h in hyps]
+    if settings.get("empty_reference") == "error":
+        if not ref_t:
+            raise InputError("references: empty corpus (no utterances); empty_reference=error refuses it",
+                             item="references")
+        for i, r in enumerate(ref_t):
+            if not r:
+                raise InputError(f"references[{i}]: empty reference (no tokens after preprocessing); "
+                                 f"empty_reference=error refuses it", item=f"references[{i}]")
+    return ref_t, hyp_t
+
+
+# ------------------------------------------------------------ values
+
+def _rate(metric: str, h: int, s: int, d: int, i: int, empty: str):
+    """The value of ``metric`` from counts, or None when its denominator is zero
+    (the caller applies the empty-reference policy)."""
+    n, p = h + s + d, h + s + i
+    if metric in ("wer", "cer"):
+        if n == 0:
+            return Fraction(i) if empty == "insertions" else None
+        return Fraction(s + d + i, n)
+    if n + p == 0:
+        if empty == "insertions":
+            return {"mer": Fraction(0), "wip": Fraction(1), "wil": Fraction(0)}[metric]
+        return None
+    if metric == "mer":
+        return Fraction(s + d + i, h + s + d + i)
+    wip = Fraction(h * h, n * p) if h else Fraction(0)
+    return wip if metric == "wip" else 1 - wip
+
+
+def _undefined(metric: str, where: str) -> Undefined:
+    what = "no reference tokens" if metric in ("wer", "cer") else "no reference and no hypothesis tokens"
+    return Undefined(f"{where}: {what} (empty_reference=undefined)")
+
+
+def _counts_dict(c) -> dict:
+    h, s, d, i = c
+    return {"hits": Fraction(h), "substitutions": Fraction(s), "deletions": Fraction(d), "insertions": Fraction(i)}
+
+
+def _ops_json(ops) -> list:
+    return [[k, x, y] for k, x, y in ops]
+
+
+def _minkowski(total: int, mask: int) -> int:
+    """Bit-set Minkowski sum {x + y : x in total, y in mask}."""
+    if mask & (mask - 1) == 0:
+        return total << (mask.bit_length() - 1)
+    out = 0
+    k = 0
+    while mask:
+        if mask & 1:
+            out |= total << k
+        mask >>= 1
+        k += 1
+    return out
+
+
+def _stats_base(ref_t, hyp_t) -> dict:
+    return {"reference_length": sum(map(len, ref_t)), "hypothesis_length": sum(map(len, hyp_t)),
+            "utterances": len(ref_t)}
+
+
+def _fast_rate(metric: str, ref_t, hyp_t, settings: dict) -> Result:
+    """WER or CER under tie=any: only the edit distance is needed (bit-parallel)."""
+    dist = [levenshtein(r, h) for r, h in zip(ref_t, hyp_t)]
+    lengths = [len(r) for r in ref_t]
+    stats = _stats_base(ref_t, hyp_t)
+    stats["errors"] = sum(dist)
+    empty = settings["empty_reference"]
+    if settings["aggregate"] == "corpus":
+        n = stats["reference_length"]
+        if n:
+            value = Fraction(stats["errors"], n)
+        elif empty == "insertions":
+            value = Fraction(stats["hypothesis_length"])  # every hypothesis token is an insertion
+        else:
+            value = _undefined(metric, "corpus" if ref_t else "empty corpus")
+    else:
+        value = _mean_of([Fraction(e, n) if n else (Fraction(len(h)) if empty == "insertions" else None)
+                          for e, n, h in zip(dist, lengths, hyp_t)], metric)
+    return Result(value, stats=stats, parts={"utterance_errors": dist, "utterance_reference_lengths": lengths})
+
+
+def _mean_of(values: list, metric: str):
+    if not values:
+        return _undefined(metric, "empty corpus")
+    for k, v in enumerate(values):
+        if v is None:
+            return _undefined(metric, f"references[{k}]")
+    return sum(values, Fraction(0)) / len(values)
+
+
+def _value_from_counts(metric: str, per_utt: list, settings: dict):
+    """The metric's value from per-utterance (H, S, D, I) under the aggregate knob."""
+    empty = settings.get("empty_reference", "undefined")
+    if metric == "error_counts":
+        tot = [sum(c[k] for c in per_utt) for k in range(4)]
+        return _counts_dict(tot)
+    if settings["aggregate"] == "corpus":
+        tot = [sum(c[k] for c in per_utt) for k in range(4)]
+        v = _rate(metric, *tot, empty)
+        return v if v is not None else _undefined(metric, "corpus" if per_utt else "empty corpus")
+    return _mean_of([_rate(metric, *c, empty) for c in per_utt], metric)
+
+
+def _rate_metric(metric: str, level: str):
+    def compute(inputs, settings: dict) -> Result:
+        ref_t, hyp_t = _tokens(inputs, settings, level)
+        tie = settings["tie"]
+        if metric in ("wer", "cer") and tie == "any":
+            return _fast_rate(metric, ref_t, hyp_t, settings)
+        rules = RULES if tie == "any" else (tie,)
+        dists, iset_list, aligns = [], [], {r: [] for r in rules}
+        for r, h in zip(ref_t, hyp_t):
+            d = levenshtein(r, h)
+            band = Band(r, h, d) if (tie != "sclite") else None
+            dists.append(d)
+            if band is not None:
+                iset_list.append(band.insertion_set())
+            for rule in rules:
+                aligns[rule].append(alignment(r, h, rule, d, band))
+        stats = _stats_base(ref_t, hyp_t)
+        stats["distance"] = sum(dists)
+        rule_counts = {rule: [counts_of(ops) for ops in aligns[rule]] for rule in rules}
+        by_rule = {rule: _value_from_counts(metric, rule_counts[rule], settings) for rule in rules}
+        parts = {"alignments": {rule: [_ops_json(o) for o in aligns[rule]] for rule in rules},
+                 "counts": {rule: {k: int(v) for k, v in _counts_dict(
+                     [sum(c[q] for c in rule_counts[rule]) for q in range(4)]).items()} for rule in rules}}
+        if tie != "any":
+            tot = [sum(c[q] for c in rule_counts[tie]) for q in range(4)]
+            stats.update(zip(("hits", "substitutions", "deletions", "insertions"), tot))
+            stats["errors"] = tot[1] + tot[2] + tot[3]
+            return Result(by_rule[tie], stats=stats, parts=parts)
+        value, admissible = _admissible_value(metric, ref_t, hyp_t, dists, iset_list, settings, by_rule)
+        parts["admissible_counts"] = [{k: int(v) for k, v in _counts_dict(c).items()} for c in admissible]
+        stats["errors"] = stats["distance"]
+        if len(admissible) == 1:
+            stats.update(zip(("hits", "substitutions", "deletions", "insertions"), admissible[0]))
+        return Result(value, stats=stats, parts=parts)
+    return compute
+
+
+def _admissible_value(metric, ref_t, hyp_t, dists, isets, settings, by_rule):
+    """The value under tie=any: plain when unique, else Admissible(values, by_rule);
+    and the admissible corpus counts (H, S, D, I)."""
+    n_tot = sum(map(len, ref_t))
+    p_tot = sum(map(len, hyp_t))
+    d_tot = sum(dists)
+    total = 1
+    for m in isets:
+        total = _minkowski(total, m)
+    admissible = [counts_from_insertions(d_tot, n_tot, p_tot, k) for k in _bits(total)]
+    empty = settings.get("empty_reference", "undefined")
+    if metric == "error_counts":
+        values = [_counts_dict(c) for c in admissible]
+    elif settings["aggregate"] == "corpus":
+        vs = [_rate(metric, *c, empty) for c in admissible]
+        if any(v is None for v in vs):
+            return _undefined(metric, "corpus" if ref_t else "empty corpus"), admissible
+        values = sorted(set(vs))
+    else:
+        if not ref_t:
+            return _undefined(metric, "empty corpus"), admissible
+        acc = {Fraction(0)}
+        for k, (r, h, d, m) in enumerate(zip(ref_t, hyp_t, dists, isets)):
+            vs = {_rate(metric, *counts_from_insertions(d, len(r), len(h), q), empty) for q in _bits(m)}
+            if None in vs:
+                return _undefined(metric, f"references[{k}]"), admissible
+            acc = {x + y for x in acc for y in vs}
+            if len(acc) > MEAN_SET_LIMIT:
+                raise ConventionError(
+                    f"{metric}: tie=any with aggregate=mean admits more than {MEAN_SET_LIMIT} values on this "
+                    f"corpus; choose a tie rule or aggregate=corpus")
+        values = sorted(v / len(ref_t) for v in acc)
+    if len(values) == 1:
+        return values[0], admissible
+    return Admissible(values=tuple(values), by_rule=dict(by_rule)), admissible
+
+
+_INPUTS = {"references": "list of reference transcripts (strings)",
+           "hypotheses": "list of hypothesis transcripts (strings), one per reference"}
+
+_WORD_KNOBS = (TOKENIZE, CASE, PUNCTUATION, AGGREGATE, EMPTY, TIE)
+
+WER = Metric(name="wer", family="error_rates", summary="Word error rate (S + D + I) / N",
+             knobs=_WORD_KNOBS, inputs=_INPUTS, compute_fn=_rate_metric("wer", "word"))
+MER = Metric(name="mer", family="error_rates", summary="Match error rate (S + D + I) / (H + S + D + I)",
+             knobs=_WORD_KNOBS, inputs=_INPUTS, compute_fn=_rate_metric("mer", "word"))
+WIL = Metric(name="wil", family="error_rates", summary="Word information lost 1 - H^2 / (N P)",
+             knobs=_WORD_KNOBS, inputs=_INPUTS, compute_fn=_rate_metric("wil", "word"))
+WIP = Metric(name="wip", family="error_rates", summary="Word information preserved H^2 / (N P)",
+             knobs=_WORD_KNOBS, inputs=_INPUTS, compute_fn=_rate_metric("wip", "word"))
+CER = Metric(name="cer", family="error_rates", summary="Character error rate (S + D + I) / N on characters",
+             knobs=(CASE, PUNCTUATION, WHITESPACE, UNIT, AGGREGATE, EMPTY, TIE), inputs=_INPUTS,
+             compute_fn=_rate_metric("cer", "char"))
+ERROR_COUNTS = Metric(name="error_counts", family="error_rates",
+                      summary="Corpus hits, substitutions, deletions and insertions of the word alignment",
+                      knobs=(TOKENIZE, CASE, PUNCTUATION, TIE), inputs=_INPUTS,
+                      compute_fn=_rate_metric("error_counts", "word"))
