@@ -1,10 +1,23 @@
-"""pytest plugin (entry point ``pytest11``): registers the hypothesis profiles
-``ci`` (fast, derandomized) and ``nightly`` (long), selected with
-``--hypothesis-profile`` or the HYPOTHESIS_PROFILE environment variable."""
+"""pytest plugin (entry point ``pytest11``).
+
+- Registers the hypothesis profiles ``ci`` (fast, derandomized) and
+  ``nightly`` (long), selected with ``--hypothesis-profile`` or the
+  HYPOTHESIS_PROFILE environment variable.
+- ``pytest --metric-adapter package.module:object`` adds one test item per
+  golden case, property template and known failure of that adapter (a
+  library adapter, or a function registered with
+  ``conformance.functions.implementation``). A disagreement fails the item
+  with the full report entry; a known failure is an expected failure (xfail);
+  with ``--metric-strict`` a known failure that passes fails.
+- The ``metric_outputs_regression`` fixture (built on pytest-regressions)
+  records a library's outputs on the golden inputs and fails when a new
+  version of the library changes them.
+"""
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=60, derandomize=True, deadline=None, print_blob=True,
@@ -14,7 +27,144 @@ settings.register_profile("nightly", max_examples=2000, deadline=None,
 settings.register_profile("dev", max_examples=100, deadline=None)
 
 
+def pytest_addoption(parser):
+    g = parser.getgroup("metric-conformance")
+    g.addoption("--metric-adapter", action="append", default=[], metavar="SPEC",
+                help="judge this adapter or @implementation function (package.module:object; repeatable)")
+    g.addoption("--metric-examples", type=int, default=50, help="hypothesis examples per property (default 50)")
+    g.addoption("--metric-strict", action="store_true", help="a known failure that passes fails")
+
+
 def pytest_configure(config):
     name = os.environ.get("HYPOTHESIS_PROFILE")
     if name:
         settings.load_profile(name)
+
+
+class ConformanceFailure(Exception):
+    def __init__(self, record):
+        super().__init__(record.message or record.explanation or record.outcome)
+        self.record = record
+
+
+class ConformanceItem(pytest.Item):
+    """One golden case, property template or known-failure replay of one adapter."""
+
+    def __init__(self, *, adapter, unit, test, examples, strict, **kw):
+        super().__init__(**kw)
+        self.adapter, self.unit, self.test, self.examples, self.strict = adapter, unit, test, examples, strict
+
+    def runtest(self):
+        from .known import KnownIndex, load_known
+        from .properties import run_property
+        from .runner import run_case, run_known_entry
+        a = self.adapter
+        known = KnownIndex(a, load_known(a.name))
+        if self.unit == "golden":
+            r = run_case(a, self.test, known)
+        elif self.unit == "known":
+            r = run_known_entry(a, self.test)
+        else:
+            r = run_property(a, self.test[0], self.test[1], known, self.examples)
+        self.user_properties.append(("outcome", r.outcome))
+        if r.outcome in ("fail", "error"):
+            raise ConformanceFailure(r)
+        if r.kind == "known" and r.outcome == "pass":
+            if self.strict:
+                raise ConformanceFailure(r)
+            pytest.skip(r.message)
+        if r.outcome in ("skipped", "not-applicable"):
+            pytest.skip(f"{r.outcome}: {r.message}")
+        if r.outcome == "known-failure":
+            pytest.xfail(f"known failure {r.known_failure}: {r.known_title}")
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, ConformanceFailure):
+            from .report import describe_record
+            return "\n".join(describe_record(excinfo.value.record))
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, self.name
+
+
+def _resolve(spec: str):
+    from .cli import resolve_adapter
+    return resolve_adapter(spec)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    specs = config.getoption("--metric-adapter")
+    if not specs:
+        return
+    from .cases import load_cases
+    from .known import load_known
+    from .properties import property_names
+    examples = config.getoption("--metric-examples")
+    strict = config.getoption("--metric-strict")
+    cases = load_cases()
+    for spec in specs:
+        try:
+            a = _resolve(spec)
+        except Exception as e:
+            raise pytest.UsageError(f"--metric-adapter {spec}: {type(e).__name__}: {e}")
+        ok, why = a.available()
+        if not ok:
+            raise pytest.UsageError(f"--metric-adapter {spec}: {why}")
+        for metric in a.metrics():
+            for c in cases:
+                if c.metric == metric:
+                    items.append(ConformanceItem.from_parent(
+                        session, name=f"{a.name}::{metric}::golden::{c.id}", adapter=a, unit="golden", test=c,
+                        examples=examples, strict=strict))
+            for p in property_names(a, metric):
+                items.append(ConformanceItem.from_parent(
+                    session, name=f"{a.name}::{metric}::property::{p}", adapter=a, unit="property",
+                    test=(metric, p), examples=examples, strict=strict))
+            for e in load_known(a.name):
+                if e.metric == metric:
+                    items.append(ConformanceItem.from_parent(
+                        session, name=f"{a.name}::{metric}::known::{e.id}", adapter=a, unit="known", test=e,
+                        examples=examples, strict=strict))
+
+
+def library_outputs(adapter, metrics=None) -> dict:
+    """The adapter's outputs on every golden input it can run, as exact text
+    (floats by repr, so any change of a last bit shows)."""
+    from oracle.registry import get_metric
+    from .cases import load_cases
+    from .protocol import Skip, Unsupported
+    out: dict = {}
+    for c in load_cases():
+        if c.metric not in adapter.metrics() or (metrics and c.metric not in metrics):
+            continue
+        configured = adapter.configure(c.metric, get_metric(c.metric).settings(c.conventions))
+        if isinstance(configured, Unsupported):
+            continue
+        try:
+            value = adapter.run(configured, c.inputs).value
+        except Skip:
+            continue
+        except Exception as e:
+            value = f"raised {type(e).__name__}"
+        out[c.id] = _repr_values(value)
+    return out
+
+
+def _repr_values(v):
+    if isinstance(v, dict):
+        return {str(k): _repr_values(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_repr_values(x) for x in v]
+    return repr(v)
+
+
+@pytest.fixture
+def metric_outputs_regression(data_regression):
+    """``metric_outputs_regression(adapter_or_spec, metrics=None, basename=None)``: record
+    the library's outputs on the golden inputs; fail when they change."""
+    def check(adapter, metrics=None, basename=None):
+        a = _resolve(adapter) if isinstance(adapter, str) else adapter
+        data_regression.check({"adapter": a.name, "version": a.version(), "outputs": library_outputs(a, metrics)},
+                              basename=basename or f"outputs-{a.name}")
+    return check
