@@ -522,16 +522,32 @@ def round_fraction_sig(q: Fraction, n: int) -> tuple[int, int]:
     if q == 0:
         return 0, 0
     a = abs(q)
-    e = len(str(a.numerator)) - len(str(a.denominator))
-    if Fraction(10) ** e > a:
+    # estimate floor(log10(a)) from bit lengths (str() of a huge integer is refused past
+    # 4300 digits, and bounds of exp(-500000) have millions of bits), then correct it
+    e = math.floor((a.numerator.bit_length() - a.denominator.bit_length()) * 0.30102999566398120)
+    while Fraction(10) ** e > a:
         e -= 1
+    while Fraction(10) ** (e + 1) <= a:
+        e += 1
     # now 10**e <= a < 10**(e+1)
-    scale = Fraction(10) ** (n - 1 - e)
-    m = round(a * scale)  # Fraction.__round__ is half-even
+    m = _round_scaled(a, n - 1 - e)
     if m >= 10 ** n:
         e += 1
-        m = round(a * Fraction(10) ** (n - 1 - e))
+        m = _round_scaled(a, n - 1 - e)
     return (m if q > 0 else -m), e - n + 1
+
+
+def _round_scaled(a: Fraction, t: int) -> int:
+    """round(a * 10**t), half-even, in integers (no gcd of huge numbers)."""
+    num, den = a.numerator, a.denominator
+    if t >= 0:
+        num *= 10 ** t
+    else:
+        den *= 10 ** -t
+    m, r = divmod(num, den)
+    if 2 * r > den or (2 * r == den and m % 2):
+        m += 1
+    return m
 
 
 def round_fraction_places(q: Fraction, k: int) -> str:

@@ -1,0 +1,528 @@
+"""CIDEr and CIDEr-D (Vedantam, Zitnick and Parikh 2015, arXiv 1411.5726), exactly.
+
+Inputs: ``{"candidates": [str, ...], "references": [[str, ...], ...]}`` and,
+with ``df`` corpus, ``"df_corpus": [[str, ...], ...]`` (per image of an
+external corpus, its reference texts). Texts are tokenized by whitespace
+(``str.split()``, as pycocoevalcap's ``precook``; it expects PTB-tokenized
+input, which is the caller's business).
+
+Definitions. For image i with candidate c and references s_1..s_m, an n-gram
+g of order n = 1..4 has term frequency h_g(s) (its count in s) and weight
+w_g = log(N) - log(max(1, df_g)) = log(N / max(1, df_g)), where N is the
+number of images of the document-frequency source and df_g the number of
+those images whose references (pooled) contain g (paper eq. 1; pycocoevalcap
+``compute_doc_freq`` and ``np.log(max(1.0, df))``). Since df_g <= N, w_g >= 0.
+The TF-IDF vector of order n is v_n(s) = (tf_g(s) * w_g) over the n-grams of
+order n, tf raw (tf = h, pycocoevalcap ``counts2vec``) or normalized
+(tf = h_g(s) / sum of the counts of all n-grams of orders 1..4 of s, the
+paper's g_k with Omega the vocabulary of all n-grams).
+
+- CIDEr_n(c, S) = (1/m) sum_j  v_n(c).v_n(s_j) / (|v_n(c)| |v_n(s_j)|)  (eq. 2);
+  CIDEr = sum_n (1/4) CIDEr_n (eq. 3, uniform weights, N = 4).
+- CIDEr-D_n(c, S) = (10/m) sum_j exp(-(l(c) - l(s_j))^2 / (2 sigma^2)) *
+  min(v_n(c), v_n(s_j)).v_n(s_j) / (|v_n(c)| |v_n(s_j)|) with sigma = 6 and
+  l the length in words (eq. 5 of the paper; pycocoevalcap ``sim``);
+  CIDEr-D = (1/4) sum_n CIDEr-D_n.
+The corpus value is the mean over images. A zero vector (a sentence with no
+n-gram of order n, or only n-grams of weight 0) gives cosine 0 for that
+order, as pycocoevalcap does (``if norm_hyp != 0 and norm_ref != 0``).
+
+Exactness. Every weight enters squared: with the clip,
+min(tf_c w, tf_s w) * tf_s w = min(tf_c, tf_s) * tf_s * w^2, because w >= 0
+and multiplying by w >= 0 preserves order (min(a w, b w) = min(a, b) w for
+w >= 0: if a <= b then a w <= b w). So the numerator and both squared norms
+are sums  sum_d C_d * log(N/d)^2  over the distinct document frequencies d
+with nonnegative rational C_d computed from integer counts (tf counts compared
+exactly: no logarithm is ever compared). With normalized tf, the scale factors
+1/T are pulled out: the cosine is I_num / (T_s sqrt(I_c I_s)) with integer
+forms I and min(h_c T_s, h_s T_c) * h_s in the clipped numerator. The value is
+sum of coef * exp(-delta^2/(2 sigma^2)) * F_num / sqrt(F_c F_s) over
+(image, reference, order), F linear forms in the squared logs. Where F_c and
+F_s are proportional with a square ratio (a candidate equal to a reference)
+the square root is taken exactly, and a numerator proportional to F_c makes
+the term rational. Terms are kept grouped in a ``Composite`` closed form that
+shares the logs across all terms and evaluates each log once per precision
+(``CiderSum.bounds``: fixed-point integer interval arithmetic with outward
+rounding for the penalty-free sums S_e, one per distinct penalty exponent e,
+then sum_e exp(e) S_e with exp(e) bounded in relative precision, so even
+exp(-500000) certifies), so certified digits of a 5,000-image test set cost
+one pass. pycocoevalcap's length is the number of bigrams, not words; the
+two give the same delta whenever both texts are non-empty, and an empty text
+has cosine 0 anyway, so the value never differs.
+
+Knobs (metric ``cider`` / ``cider_d`` defaults)
+| knob (key) | choices | cider | cider_d |
+| --- | --- | --- | --- |
+| clip (clip) | yes, no: min(v_c, v_s) in the numerator | no | yes |
+| penalty (pen) | gaussian, none: exp(-delta^2/(2 sigma^2)), delta in words | none | gaussian |
+| sigma (sigma) | rational > 0 ('-' without penalty) | - | 6 |
+| factor (factor) | rational multiplier | 1 | 10 |
+| tf (tf) | raw, normalized ('-' without clip: the cosine cancels the scale) | - | raw |
+| df (df) | refs (the scored set's references), corpus (``df_corpus``) | refs | refs |
+| duplicates (dups) | keep, collapse (identical references of an image counted once) | keep | keep |
+
+Degenerate and invalid inputs
+| input | value |
+| --- | --- |
+| no images | Undefined("no images") |
+| one image with df refs | 0: every n-gram of its references has df = N = 1, weight 0 (pycocoevalcap too) |
+| empty candidate or reference text | defined: its vectors are zero, cosine 0 (the reference still counts in m) |
+| references[i] = [] | InputError "references[i]: no references" |
+| candidates and references of different lengths | InputError |
+| a text that is not a string | InputError "candidates[i]" / "references[i][j]" |
+| df corpus without ``df_corpus``, or ``df_corpus`` with df refs, an empty corpus | InputError |
+| sigma <= 0 | ConventionError |
+"""
+from __future__ import annotations
+
+import math
+import gc
+from collections import Counter
+from itertools import chain
+from operator import mul
+from fractions import Fraction
+
+from .conventions import ConventionError, InputError, Knob, Metric, Result
+from .exact import Composite, Undefined, _rational_power, exp, log, power, product, total
+
+ORDERS = 4
+_PAPER = "Vedantam, Zitnick and Parikh 2015, CIDEr (arXiv 1411.5726)"
+_COCO = "pycocoevalcap 1.2 cider/cider_scorer.py (coco-caption, the CIDEr-D reference code)"
+
+CLIP = Knob("clip", "clip the candidate's TF-IDF by the reference's in the numerator", "no",
+            choices=("yes", "no"),
+            sources={"yes": f"{_PAPER}, CIDEr-D eq.; {_COCO} sim(): min(vec_hyp, vec_ref) * vec_ref",
+                     "no": f"{_PAPER}, eq. 2 (plain cosine)"})
+PENALTY = Knob("penalty", "Gaussian length penalty per reference", "none", choices=("gaussian", "none"),
+               sources={"gaussian": f"{_PAPER}, CIDEr-D; {_COCO}: np.e**(-(delta**2)/(2*sigma**2))",
+                        "none": f"{_PAPER}, eq. 2"}, key="pen")
+SIGMA = Knob("sigma", "standard deviation of the length penalty (words)", "-", kind="rational",
+             special=("-",), sources={"*": f"{_PAPER}: sigma = 6; {_COCO}: sigma=6.0"})
+FACTOR = Knob("factor", "multiplier of the score", "1", kind="rational",
+              sources={"*": f"{_PAPER}: CIDEr-D multiplies by 10; CIDEr by 1; {_COCO}: score_avg *= 10.0"})
+TF = Knob("tf", "term frequency: raw counts or divided by the sentence's n-gram total", "-",
+          choices=("raw", "normalized"), special=("-",),
+          sources={"raw": f"{_COCO} counts2vec(): float(term_freq) * (ref_len - df)",
+                   "normalized": f"{_PAPER}, g_k: h_k(s) / sum over all n-grams of h_l(s)"})
+DF = Knob("df", "where document frequencies and N come from", "refs", choices=("refs", "corpus"),
+          sources={"refs": f"{_COCO} compute_doc_freq(): over the references of the scored set",
+                   "corpus": "a fixed external corpus (the coco-val-df option of vrama91/cider), given as df_corpus"})
+DUPLICATES = Knob("duplicates", "identical references of an image: each counted, or counted once", "keep",
+                  choices=("keep", "collapse"),
+                  sources={"keep": f"{_COCO}: every reference in the mean (df uses a set per image)",
+                           "collapse": "references deduplicated per image before scoring"}, key="dups")
+
+
+def _knobs(clip: str, penalty: str, sigma: str, factor: str, tf: str) -> tuple:
+    from dataclasses import replace
+    return (replace(CLIP, default=clip), replace(PENALTY, default=penalty), replace(SIGMA, default=sigma),
+            replace(FACTOR, default=factor), replace(TF, default=tf), DF, DUPLICATES)
+
+
+def _normalize(settings: dict, given: set) -> dict:
+    if settings["penalty"] == "none":
+        settings["sigma"] = "-"
+    elif settings["sigma"] == "-":
+        settings["sigma"] = "6"
+    if settings["clip"] == "no":
+        settings["tf"] = "-"
+    elif settings["tf"] == "-":
+        settings["tf"] = "raw"
+    return settings
+
+
+# ------------------------------------------------------------ the closed form
+
+def _fixed(x, p: int) -> tuple[int, int]:
+    """floor and ceil of x * 2**p for an mpmath interval x."""
+    from mpmath import libmp
+    a, b = x._mpi_
+    lo = libmp.to_rational(a)
+    hi = libmp.to_rational(b)
+    return (lo[0] << p) // lo[1], -((-(hi[0] << p)) // hi[1])
+
+
+class _Shared:
+    """What the closed forms of one computation share: N (the log arguments are
+    N/d), the linear forms sum_d C_d log(N/d)^2 (integer C_d, as dicts {d: C_d})
+    by id, and the fixed-point bounds of logs, forms and exponentials per precision."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.forms: list[tuple] = []
+        self._forms_at: dict[int, tuple[list, list]] = {}
+        self._exp_at: dict[tuple, tuple[Fraction, Fraction]] = {}
+
+    def add_form(self, form: dict) -> int:
+        """The id of a new form ({d: C_d})."""
+        self.forms.append(form)
+        return len(self.forms) - 1
+
+    def form_bounds(self, p: int) -> tuple[list, list]:
+        got = self._forms_at.get(p)
+        if got is not None:
+            return got
+        from mpmath import iv
+        old = iv.prec
+        iv.prec = p + 32
+        try:
+            sq = {}
+            for d in set().union(*self.forms):
+                x = iv.log(iv.mpf(self.n) / iv.mpf(d))
+                sq[d] = _fixed(x * x, p)
+        finally:
+            iv.prec = old
+        # each squared log is known within [lo_d, lo_d + w_d] (units of 2**-p), so a form
+        # sum_d C_d log^2 lies within [sum C_d lo_d, that + max(w) * sum C_d] (C_d >= 0)
+        low = {d: b[0] for d, b in sq.items()}.__getitem__
+        width = max((b[1] - b[0] for b in sq.values()), default=0)
+        lo, hi = [], []
+        for form in self.forms:
+            v = sum(map(mul, form.values(), map(low, form)))
+            lo.append(v)
+            hi.append(v + width * sum(form.values()))
+        self._forms_at[p] = (lo, hi)
+        return lo, hi
+
+    def exp_bounds(self, e: Fraction, prec: int) -> tuple[Fraction, Fraction]:
+        """Rational bounds of exp(e) with relative width about 2**-prec (exp(-500000) too)."""
+        key = (e, prec)
+        got = self._exp_at.get(key)
+        if got is None:
+            from mpmath import iv, libmp
+            old = iv.prec
+            iv.prec = prec + 32
+            try:
+                a, b = iv.exp(iv.mpf(e.numerator) / iv.mpf(e.denominator))._mpi_
+            finally:
+                iv.prec = old
+            got = self._exp_at[key] = (Fraction(*libmp.to_rational(a)), Fraction(*libmp.to_rational(b)))
+        return got
+
+    def form_expr(self, i: int):
+        return total([c * power(log(Fraction(self.n, d)), 2) for d, c in sorted(self.forms[i].items())])
+
+
+# term kinds: coef * exp(e) * (1 | F_num / F_a | F_num / sqrt(F_a * F_b))
+_CONST, _DIV, _SQRT = 0, 1, 2
+
+
+class CiderSum(Composite):
+    """scale * sum of terms (kind, cn, cd, e, num, a, b, order): coefficient cn/cd,
+    penalty exp(e), and a ratio of linear forms in squared logs (see _CONST.._SQRT)."""
+
+    __slots__ = ("shared", "terms", "scale", "_key", "_bounds")
+
+    def __init__(self, shared: _Shared, terms: list, scale: Fraction):
+        self.shared, self.terms, self.scale = shared, terms, scale
+        self._key = None
+        self._bounds: dict[int, tuple] = {}
+
+    def key(self):
+        if self._key is None:
+            f = self.shared.forms
+            self._key = ("cider-sum", self.shared.n, self.scale) + tuple(
+                (k, cn, cd, e, tuple(sorted(f[num].items())) if num >= 0 else (),
+                 tuple(sorted(f[a].items())) if a >= 0 else (), tuple(sorted(f[b].items())) if b >= 0 else ())
+                for k, cn, cd, e, num, a, b, _ in self.terms)
+        return self._key
+
+    def expand(self):
+        sh = self.shared
+        out = []
+        for k, cn, cd, e, num, a, b, _ in self.terms:
+            fs = [Fraction(cn, cd), exp(e)]
+            if k == _DIV:
+                fs += [sh.form_expr(num), power(sh.form_expr(a), -1)]
+            elif k == _SQRT:
+                fs += [sh.form_expr(num), power(sh.form_expr(a), Fraction(-1, 2)),
+                       power(sh.form_expr(b), Fraction(-1, 2))]
+            out.append(product(fs))
+        return product([self.scale, total(out)])
+
+    def bounds(self, prec_bits: int) -> tuple[Fraction, Fraction]:
+        got = self._bounds.get(prec_bits)
+        if got is not None:
+            return got
+        p = prec_bits + len(self.terms).bit_length() + 16
+        while True:
+            got = self._bounds_at(p)
+            if got is not None:
+                break
+            p *= 2
+        self._bounds[prec_bits] = got
+        return got
+
+    def _bounds_at(self, p: int):
+        """Bounds at fixed point 2**-p of the penalty-free sums S_e (one per penalty exponent e),
+        then sum_e exp(e) * S_e with exp(e) bounded in relative precision."""
+        sh = self.shared
+        flo, fhi = sh.form_bounds(p)
+        isqrt = math.isqrt
+        sums: dict = {}
+        for k, cn, cd, e, num, a, b, _ in self.terms:
+            if k == _CONST:
+                lo, hi = (cn << p) // cd, -((-cn << p) // cd)
+            else:
+                if k == _DIV:
+                    dlo, dhi = flo[a], fhi[a]
+                else:
+                    dlo, dhi = isqrt(flo[a] * flo[b]), isqrt(fhi[a] * fhi[b]) + 1
+                if dlo <= 0:
+                    return None  # a denominator not yet bounded away from 0: more bits
+                lo = ((cn * flo[num]) << p) // (cd * dhi)
+                hi = -((-(cn * fhi[num]) << p) // (cd * dlo))
+            acc = sums.get(e)
+            if acc is None:
+                sums[e] = [lo, hi]
+            else:
+                acc[0] += lo
+                acc[1] += hi
+        low = high = Fraction(0)
+        for e, (lo, hi) in sums.items():
+            elo, ehi = sh.exp_bounds(e, p) if e else (1, 1)
+            low += elo * lo
+            high += ehi * hi
+        one = 1 << p
+        return low / one * self.scale, high / one * self.scale
+
+
+def _ratio(f: dict, g: dict) -> Fraction | None:
+    """mu with f = mu * g (same keys, proportional coefficients), else None."""
+    if len(f) != len(g) or not g:
+        return None
+    mu = None
+    for d, c2 in g.items():
+        c1 = f.get(d)
+        if c1 is None:
+            return None
+        if mu is None:
+            mu = Fraction(c1, c2)
+        elif c1 * mu.denominator != c2 * mu.numerator:
+            return None
+    return mu
+
+
+def _value(shared: _Shared, terms: list, scale: Fraction):
+    """The closed form of scale * sum(terms): a Fraction or an ordinary Expr when
+    every term is a coefficient times exp(e) (grouped by e), else a CiderSum."""
+    if not terms:
+        return Fraction(0)
+    if all(t[0] == _CONST for t in terms):
+        by_e: dict = {}
+        for _, cn, cd, e, *_ in terms:
+            by_e[e] = by_e.get(e, Fraction(0)) + Fraction(cn, cd)
+        return product([scale, total([product([c, exp(e)]) for e, c in sorted(by_e.items(), reverse=True)])])
+    return CiderSum(shared, terms, scale)
+
+
+# ------------------------------------------------------------ the computation
+
+def _counts(text: str) -> tuple[Counter, int]:
+    """The counts of the n-grams of orders 1..4 of the whitespace tokens, keyed by the
+    tuple of words (its length is the order); and the token count."""
+    w = text.split()
+    return Counter(chain(zip(w), zip(w, w[1:]), zip(w, w[1:], w[2:]), zip(w, w[1:], w[2:], w[3:]))), len(w)
+
+
+def _check(inputs, settings) -> tuple[list, list, list | None]:
+    if not isinstance(inputs, dict):
+        raise InputError(f"inputs: expected an object with candidates and references, got {type(inputs).__name__}")
+    unknown = sorted(set(inputs) - {"candidates", "references", "df_corpus"})
+    if unknown:
+        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are candidates, references, df_corpus",
+                         item=unknown[0])
+    for name in ("candidates", "references"):
+        if name not in inputs:
+            raise InputError(f"inputs: missing field {name!r}", item=name)
+        if not isinstance(inputs[name], (list, tuple)):
+            raise InputError(f"{name}: expected a list, got {type(inputs[name]).__name__}", item=name)
+    cands, refs = list(inputs["candidates"]), list(inputs["references"])
+    if len(cands) != len(refs):
+        raise InputError(f"candidates: {len(cands)} items but references has {len(refs)}", item="candidates")
+    for i, c in enumerate(cands):
+        if not isinstance(c, str):
+            raise InputError(f"candidates[{i}]: expected a string, got {type(c).__name__}", item=f"candidates[{i}]")
+    _check_lists(refs, "references")
+    corpus = inputs.get("df_corpus")
+    if settings["df"] == "corpus":
+        if corpus is None:
+            raise InputError("df_corpus: the document frequency knob is 'corpus' but no df_corpus is given",
+                             item="df_corpus")
+        if not isinstance(corpus, (list, tuple)) or not corpus:
+            raise InputError("df_corpus: expected a non-empty list (per image, its reference texts)",
+                             item="df_corpus")
+        _check_lists(corpus, "df_corpus", allow_empty=True)
+    elif corpus is not None:
+        raise InputError("df_corpus: given, but the document frequency knob is 'refs' (set df to corpus)",
+                         item="df_corpus")
+    return cands, refs, corpus
+
+
+def _check_lists(lists: list, name: str, allow_empty: bool = False) -> None:
+    for i, rs in enumerate(lists):
+        if not isinstance(rs, (list, tuple)):
+            raise InputError(f"{name}[{i}]: expected a list of texts, got {type(rs).__name__}", item=f"{name}[{i}]")
+        if not rs and not allow_empty:
+            raise InputError(f"{name}[{i}]: no references", item=f"{name}[{i}]")
+        for j, r in enumerate(rs):
+            if not isinstance(r, str):
+                raise InputError(f"{name}[{i}][{j}]: expected a string, got {type(r).__name__}",
+                                 item=f"{name}[{i}][{j}]")
+
+
+def _doc_freq(per_image: list) -> Counter:
+    """df_g: the number of images whose references (pooled) contain g."""
+    df: Counter = Counter()
+    for counted in per_image:
+        seen = set()
+        for c, _ in counted:
+            seen.update(c)
+        df.update(seen)
+    return df
+
+
+def compute_cider(inputs, settings: dict) -> Result:
+    """CIDEr / CIDEr-D as the module docstring defines them."""
+    # the computation allocates millions of small containers and frees none of them
+    # before the end: the cyclic collector would only rescan them (a third of the time)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _compute(inputs, settings)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _compute(inputs, settings: dict) -> Result:
+    cands, refs, corpus = _check(inputs, settings)
+    gaussian = settings["penalty"] == "gaussian"
+    if gaussian:
+        sigma = Fraction(settings["sigma"])
+        if sigma <= 0:
+            raise ConventionError(f"sigma: {settings['sigma']} must be > 0")
+        two_sigma2 = 2 * sigma * sigma
+    clip = settings["clip"] == "yes"
+    normalized = settings["tf"] == "normalized"
+    factor = Fraction(settings["factor"])
+    if settings["duplicates"] == "collapse":
+        refs = [list(dict.fromkeys(rs)) for rs in refs]
+    n_img = len(cands)
+    if n_img == 0:
+        return Result(Undefined("no images"), stats={"images": 0, "idf_images": 0, "references": []},
+                      parts={"image_scores": [], "order_scores": [Undefined("no images")] * ORDERS})
+    ref_counts = [[_counts(r) for r in rs] for rs in refs]
+    if corpus is None:
+        df, n = _doc_freq(ref_counts), n_img
+    else:
+        df, n = _doc_freq([[_counts(r) for r in rs] for rs in corpus]), len(corpus)
+    shared = _Shared(n)
+    terms: list = []
+    spans: list = []
+    cand_lengths = []
+    penalties: dict = {}
+    dfget = df.get
+    orders = range(ORDERS)
+    for i in range(n_img):
+        start = len(terms)
+        c_counts, c_len = _counts(cands[i])
+        cand_lengths.append(c_len)
+        m = len(refs[i])
+        c_total = sum(c_len - k for k in orders if c_len > k)
+        # the candidate's n-grams with weight key d = max(1, df) (d == n: weight 0, left out)
+        keyed = {}
+        c_forms: list = [{}, {}, {}, {}]
+        for g, h in c_counts.items():
+            d = dfget(g, 0) or 1
+            if d < n:
+                o = len(g) - 1
+                keyed[g] = (h, d, o)
+                f = c_forms[o]
+                f[d] = f.get(d, 0) + h * h
+        if not keyed:
+            spans.append((start, start))
+            continue
+        c_ids = [shared.add_form(f) if f else -1 for f in c_forms]
+        base = Fraction(1, m)
+        for r, r_len in ref_counts[i]:
+            common = keyed.keys() & r.keys()
+            if not common:
+                continue
+            if gaussian:
+                e = penalties.get(c_len - r_len)
+                if e is None:
+                    e = penalties[c_len - r_len] = Fraction(-(c_len - r_len) ** 2) / two_sigma2
+            else:
+                e = 0
+            coef = base
+            if clip and normalized:
+                r_total = sum(r_len - k for k in orders if r_len > k)
+                coef = base / r_total
+            nums: list = [{}, {}, {}, {}]
+            for g in common:
+                h, d, o = keyed[g]
+                rc = r[g]
+                if not clip:
+                    v = h * rc
+                elif normalized:
+                    v = min(h * r_total, rc * c_total) * rc
+                else:
+                    v = min(h, rc) * rc
+                f = nums[o]
+                f[d] = f.get(d, 0) + v
+            # sum of h^2 per (order, df): count the distinct n-grams per pair (a C-level
+            # pass), then add h^2 - 1 for the repeated ones (most_common lists them first)
+            pairs = Counter(zip(map(len, r), map(dfget, r)))
+            for g, h in r.most_common():
+                if h == 1:
+                    break
+                pairs[len(g), dfget(g)] += h * h - 1
+            sqs: list = [{}, {}, {}, {}]
+            for (o, d), v in pairs.items():
+                d = d or 1
+                if d < n:
+                    f = sqs[o - 1]
+                    f[d] = f.get(d, 0) + v
+            for o in orders:
+                if nums[o]:
+                    terms.append(_term(shared, coef, e, nums[o], c_forms[o], sqs[o], c_ids[o], o))
+        spans.append((start, len(terms)))
+    image_scores = [_value(shared, terms[s:t], factor / ORDERS) for s, t in spans]
+    order_scores = [_value(shared, [t for t in terms if t[7] == o], factor / n_img) for o in range(ORDERS)]
+    value = _value(shared, terms, factor / (ORDERS * n_img))
+    return Result(value, stats={"images": n_img, "idf_images": n, "references": [len(r) for r in refs],
+                                "candidate_lengths": cand_lengths},
+                  parts={"image_scores": image_scores, "order_scores": order_scores})
+
+
+def _term(shared: _Shared, coef: Fraction, e, num: dict, a: dict, b: dict, a_id: int, order: int):
+    """One (image, reference, order) term coef * exp(e) * F_num / sqrt(F_a F_b), simplified
+    exactly where the forms are proportional (forms as {d: integer coefficient})."""
+    lam = Fraction(1) if a == b else _ratio(b, a)
+    if lam is not None:
+        root = lam if lam == 1 else _rational_power(lam, Fraction(1, 2))
+        if root is not None:
+            coef = coef / root
+            mu = _ratio(num, a)
+            if mu is not None:
+                coef *= mu
+                return (_CONST, coef.numerator, coef.denominator, e, -1, -1, -1, order)
+            return (_DIV, coef.numerator, coef.denominator, e, shared.add_form(num), a_id, -1, order)
+    return (_SQRT, coef.numerator, coef.denominator, e, shared.add_form(num), a_id, shared.add_form(b), order)
+
+
+_INPUTS = {"candidates": "one candidate caption per image (whitespace-tokenized text)",
+           "references": "references[i] is the list of reference captions of image i",
+           "df_corpus": "only with df corpus: per image of an external corpus, its reference texts"}
+
+CIDER = Metric(
+    name="cider", family="captioning",
+    summary="CIDEr: mean over images of the TF-IDF n-gram cosine with the references, orders 1-4",
+    knobs=_knobs("no", "none", "-", "1", "-"), inputs=_INPUTS, compute_fn=compute_cider, normalize_fn=_normalize)
+
+CIDER_D = Metric(
+    name="cider_d", family="captioning",
+    summary="CIDEr-D: clipped TF-IDF n-gram similarity with a Gaussian length penalty, times 10",
+    knobs=_knobs("yes", "gaussian", "6", "10", "raw"), inputs=_INPUTS, compute_fn=compute_cider,
+    normalize_fn=_normalize)

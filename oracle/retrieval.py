@@ -1,0 +1,264 @@
+"""Cross-modal retrieval recall@K (image-to-text, text-to-image), exactly.
+
+Inputs: ``{"similarity": [[s_ij, ...], ...], "matches": [[j, ...], ...]}``.
+``similarity[i][j]`` scores image i against text j (rows are images, columns
+texts). ``matches`` (optional) lists, for each image i, the indices of its
+correct texts (five captions per image in COCO and Flickr30k); without it the
+matrix must be square and image i matches text i (the diagonal convention of
+source document 001 part 1). Text-to-image reads the same relation from the
+text side: the correct images of text j are the images whose list holds j.
+Similarities are integers, floats (taken at their exact binary value: IEEE
+comparisons are exact) or strings read exactly (``"1/3"``, ``"0.25"``).
+
+recall@K = (1/Q) * sum over the Q queries of hit(q), where hit(q) says whether
+a correct candidate is among the K highest-scored candidates of query q
+(hit if any of several correct items is; source document 001 recall_at_k();
+conventions.md "several correct items per query: hit if any").
+
+Ties. For query q let s* be the best score of a correct candidate, a the
+number of candidates scored above s* (all incorrect), t the number scored
+exactly s*, and c the number of correct ones among those t. The tied block
+fills ranks a+1 .. a+t. Knob ``ties`` (ties):
+- ``expected`` (default): the probability of a hit when the tied block is put
+  in a uniformly random order (McSherry and Najork 2008, ECIR, "Computing
+  information retrieval performance measures efficiently in the presence of
+  tied scores": a tie-aware metric is the mean over all orders of the ties).
+  With r = K - a slots left for the block: hit = 0 if r <= 0, 1 if r >= t, else
+  1 - C(t - c, r) / C(t, r) (the r first places of the block are a uniformly
+  random r-subset of it; a miss is an r-subset drawn from the t - c incorrect
+  ones: hypergeometric with zero successes). It is the tie-agnostic value:
+  between the two bounds, equal to both when no tie straddles the cutoff,
+  and the value a library with an arbitrary (unstable) sort gets on average.
+- ``optimistic``: correct candidates first in the block: hit iff a < K.
+- ``pessimistic``: incorrect candidates first: hit iff a + t - c < K.
+- ``index-order``: the block in increasing candidate index (a stable sort by
+  decreasing score, as ``sorted`` and ``np.argsort(kind="stable")`` give).
+Optimistic and pessimistic values are always in ``parts``, so a library
+whose sort breaks ties arbitrarily can be judged against the interval.
+
+Other knobs: ``direction`` (dir): ``image-to-text`` (default; rows are the
+queries) or ``text-to-image`` (columns are the queries); ``k`` (k): integer
+>= 1, default 1.
+
+Degenerate and invalid inputs
+| input | value |
+| --- | --- |
+| ``similarity`` = [] (no images, no texts) or no query in the direction | Undefined("no queries") |
+| K larger than the number of candidates | defined: every query hits (the top K is every candidate) |
+| K < 1 | ConventionError |
+| NaN or infinite similarity | InputError "similarity[i][j]: ..." |
+| a similarity that is a bool, null, or a string that is not an exact number | InputError "similarity[i][j]: ..." |
+| ragged matrix (rows of different lengths), a row that is not a list | InputError "similarity[i]: ..." |
+| no ``matches`` and a non-square matrix | InputError "similarity: ..." |
+| a query with no correct candidate (an image with an empty list; a text no image lists) | InputError naming it |
+| a match index that is not an integer, out of range, or listed twice | InputError "matches[i][j]: ..." |
+| ``matches`` of another length than the number of images | InputError "matches: ..." |
+| missing or unknown input field | InputError naming it |
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from fractions import Fraction
+from math import comb
+
+from .conventions import InputError, Knob, Metric, Result
+from .exact import Undefined
+
+_DOC = "source document 001_e6f299f74aa61acb.txt part 1, recall_at_k()"
+
+DIRECTION = Knob(
+    "direction", "which side queries: images (rows) or texts (columns)", "image-to-text",
+    choices=("image-to-text", "text-to-image"),
+    sources={"image-to-text": f"{_DOC}: recall_at_k(skor, K)", "text-to-image": f"{_DOC}: recall_at_k(skor.T, K)"},
+    key="dir")
+K = Knob("k", "cutoff: a query hits when a correct candidate is among its K best", "1", kind="int", minimum=1,
+         sources={"*": f"{_DOC}: i in peringkat[i, :k]"})
+TIES = Knob(
+    "ties", "how candidates with equal similarity are ordered", "expected",
+    choices=("expected", "optimistic", "pessimistic", "index-order"),
+    sources={"expected": "McSherry and Najork 2008 (ECIR), mean over all orders of the tied candidates",
+             "optimistic": "correct candidates ranked first among equals",
+             "pessimistic": "correct candidates ranked last among equals",
+             "index-order": "equals in increasing candidate index (stable sort by decreasing score)"})
+
+
+def _number(x, where: str):
+    """An exactly comparable number: int, float (finite) or Fraction; strings parsed exactly."""
+    if isinstance(x, bool) or x is None:
+        raise InputError(f"{where}: expected a number, got {'null' if x is None else 'a bool'}", item=where)
+    if isinstance(x, float):
+        if math.isnan(x):
+            raise InputError(f"{where}: NaN is not a similarity", item=where)
+        if math.isinf(x):
+            raise InputError(f"{where}: an infinite similarity ({x}) is not allowed", item=where)
+        return x
+    if isinstance(x, (int, Fraction)):
+        return x
+    if isinstance(x, str):
+        try:
+            return Fraction(x.strip())
+        except (ValueError, ZeroDivisionError):
+            raise InputError(f"{where}: {x!r} is not an exact number (write '0.25' or '1/4')", item=where) from None
+    if hasattr(x, "item") and not hasattr(x, "__len__"):  # a NumPy scalar, read without importing NumPy
+        return _number(x.item(), where)
+    raise InputError(f"{where}: expected a number, got {type(x).__name__}", item=where)
+
+
+def _read(inputs) -> tuple[list, list | None]:
+    if not isinstance(inputs, dict):
+        raise InputError(f"inputs: expected an object with similarity (and matches), got {type(inputs).__name__}")
+    unknown = sorted(set(inputs) - {"similarity", "matches"})
+    if unknown:
+        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are similarity, matches", item=unknown[0])
+    if "similarity" not in inputs:
+        raise InputError("inputs: missing field 'similarity'", item="similarity")
+    sim = inputs["similarity"]
+    if hasattr(sim, "tolist"):
+        sim = sim.tolist()
+    if not isinstance(sim, (list, tuple)):
+        raise InputError(f"similarity: expected a list of rows, got {type(sim).__name__}", item="similarity")
+    rows = []
+    width = None
+    for i, row in enumerate(sim):
+        if hasattr(row, "tolist"):
+            row = row.tolist()
+        if not isinstance(row, (list, tuple)):
+            raise InputError(f"similarity[{i}]: expected a row (list), got {type(row).__name__}",
+                             item=f"similarity[{i}]")
+        if width is None:
+            width = len(row)
+        elif len(row) != width:
+            raise InputError(f"similarity[{i}]: {len(row)} columns, but row 0 has {width} (ragged matrix)",
+                             item=f"similarity[{i}]")
+        rows.append([_number(x, f"similarity[{i}][{j}]") for j, x in enumerate(row)])
+    matches = inputs.get("matches")
+    n_img, n_txt = len(rows), (width or 0)
+    if matches is None:
+        if n_img != n_txt:
+            raise InputError(f"similarity: {n_img} x {n_txt} is not square; give 'matches' (the correct texts "
+                             f"of each image)", item="similarity")
+        return rows, None
+    if not isinstance(matches, (list, tuple)):
+        raise InputError(f"matches: expected a list (per image, its correct text indices), got "
+                         f"{type(matches).__name__}", item="matches")
+    if len(matches) != n_img:
+        raise InputError(f"matches: {len(matches)} lists but similarity has {n_img} images (rows)", item="matches")
+    out = []
+    for i, js in enumerate(matches):
+        if not isinstance(js, (list, tuple)):
+            raise InputError(f"matches[{i}]: expected a list of text indices, got {type(js).__name__}",
+                             item=f"matches[{i}]")
+        seen = set()
+        for p, j in enumerate(js):
+            where = f"matches[{i}][{p}]"
+            if isinstance(j, bool) or not isinstance(j, int):
+                raise InputError(f"{where}: expected a text index (integer), got {j!r}", item=where)
+            if not 0 <= j < n_txt:
+                raise InputError(f"{where}: text index {j} is outside 0..{n_txt - 1}", item=where)
+            if j in seen:
+                raise InputError(f"{where}: text {j} is listed twice for image {i}", item=where)
+            seen.add(j)
+        out.append(list(js))
+    return rows, out
+
+
+def _queries(rows, matches, direction: str):
+    """(query name, candidate scores, correct candidate indices) per query."""
+    n_img = len(rows)
+    n_txt = len(rows[0]) if rows else 0
+    if direction == "image-to-text":
+        for i in range(n_img):
+            correct = matches[i] if matches is not None else [i]
+            if not correct:
+                raise InputError(f"matches[{i}]: image {i} has no correct text (every query needs one)",
+                                 item=f"matches[{i}]")
+            yield f"image {i}", rows[i], correct
+        return
+    by_text: list[list[int]] = [[] for _ in range(n_txt)]
+    if matches is None:
+        by_text = [[j] for j in range(n_txt)]
+    else:
+        for i, js in enumerate(matches):
+            for j in js:
+                by_text[j].append(i)
+    for j in range(n_txt):
+        if not by_text[j]:
+            raise InputError(f"matches: text {j} is listed by no image (every text query needs a correct image)",
+                             item="matches")
+        yield f"text {j}", [rows[i][j] for i in range(n_img)], by_text[j]
+
+
+def tie_counts(scores: list, correct: list) -> tuple[int, int, int]:
+    """(a, t, c): candidates above the best correct score, candidates equal to it,
+    correct candidates equal to it."""
+    best = max(scores[j] for j in correct)
+    above = tied = 0
+    for s in scores:
+        if s > best:
+            above += 1
+        elif s == best:
+            tied += 1
+    cset = set(correct)
+    tied_correct = sum(1 for j in cset if scores[j] == best)
+    return above, tied, tied_correct
+
+
+def expected_hit(above: int, tied: int, tied_correct: int, k: int) -> Fraction:
+    """P(a correct candidate in the top k) when the tied block is in uniformly random order:
+    1 - C(t - c, r) / C(t, r) with r = k - a places left for the block."""
+    r = k - above
+    if r <= 0:
+        return Fraction(0)
+    if r >= tied:
+        return Fraction(1)
+    return 1 - Fraction(comb(tied - tied_correct, r), comb(tied, r))
+
+
+def _index_order_rank(scores: list, correct: list) -> int:
+    best = max(scores[j] for j in correct)
+    first = min(j for j in correct if scores[j] == best)
+    return 1 + sum(1 for j, s in enumerate(scores) if s > best or (s == best and j < first))
+
+
+def compute_recall_at_k(inputs, settings: dict) -> Result:
+    """recall@K = mean over queries of hit(q) under the tie rule (module docstring)."""
+    rows, matches = _read(inputs)
+    k = int(settings["k"])
+    rule = settings["ties"]
+    hits, opt, pes, r_opt, r_pes, top = [], [], [], [], [], []
+    for _, scores, correct in _queries(rows, matches, settings["direction"]):
+        a, t, c = tie_counts(scores, correct)
+        r_opt.append(a + 1)
+        r_pes.append(a + t - c + 1)
+        opt.append(Fraction(int(a < k)))
+        pes.append(Fraction(int(a + t - c < k)))
+        if rule == "expected":
+            hits.append(expected_hit(a, t, c, k))
+        elif rule == "optimistic":
+            hits.append(opt[-1])
+        elif rule == "pessimistic":
+            hits.append(pes[-1])
+        else:
+            hits.append(Fraction(int(_index_order_rank(scores, correct) <= k)))
+        order = heapq.nsmallest(k, range(len(scores)), key=lambda j: (-scores[j], j))
+        top.append([[j, Fraction(scores[j])] for j in order])
+    if not hits:
+        empty = Undefined("no queries")
+        return Result(empty, stats={"queries": 0, "rank_optimistic": [], "rank_pessimistic": []},
+                      parts={"hits": [], "optimistic": empty, "pessimistic": empty, "top_k": []})
+    n = len(hits)
+    return Result(sum(hits, Fraction(0)) / n,
+                  stats={"queries": n, "rank_optimistic": r_opt, "rank_pessimistic": r_pes},
+                  parts={"hits": hits, "optimistic": sum(opt, Fraction(0)) / n,
+                         "pessimistic": sum(pes, Fraction(0)) / n, "top_k": top})
+
+
+RECALL_AT_K = Metric(
+    name="cross_modal_recall_at_k", family="retrieval",
+    summary="Fraction of queries (images or texts) with a correct candidate among their K most similar",
+    knobs=(DIRECTION, K, TIES),
+    inputs={"similarity": "similarity[i][j] scores image i against text j (numbers, or exact strings)",
+            "matches": "optional: matches[i] lists the correct text indices of image i "
+                       "(default: image i matches text i, square matrix)"},
+    compute_fn=compute_recall_at_k)
