@@ -117,6 +117,8 @@ def perfect_prediction(metric: str):
         average = settings.get("average")
         if average != "micro" and set(classes) - set(y):
             return None
+        if average == "binary" and inputs.get("pos_label", 1) not in y:
+            return None  # the positive class never occurs: its P, R, F divide by zero
         if average == "none":
             return new, {c: Fraction(1) for c in classes}
         return new, Fraction(1)

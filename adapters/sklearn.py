@@ -1,0 +1,323 @@
+"""scikit-learn: ``sklearn.metrics`` mapped onto the classification metrics.
+
+| metric | call |
+| --- | --- |
+| ``confusion_matrix`` | ``confusion_matrix(y_true, y_pred, labels=...)`` -> list of rows |
+| ``accuracy`` | ``accuracy_score(y_true, y_pred)`` |
+| ``per_class_accuracy`` | ``recall_score(..., labels=..., average=None, zero_division=np.nan)`` (per-class accuracy is per-class recall, document 003), keyed by label |
+| ``precision``, ``recall`` | ``precision_score`` / ``recall_score(..., labels, average, zero_division, pos_label)`` |
+| ``f1`` | ``f1_score`` (beta 1) or ``fbeta_score(beta=float(beta))`` |
+| ``balanced_accuracy`` | ``balanced_accuracy_score(y_true, y_pred, adjusted=...)`` |
+| ``classification_report`` | ``classification_report(..., labels, output_dict=True, zero_division)`` |
+
+Knobs and the arguments they set:
+
+- ``label_set``: ``union`` -> ``labels=None`` (sklearn's ``unique_labels``, sorted);
+  ``declared``, or ``auto`` with ``inputs.labels`` -> ``labels=inputs.labels``.
+  ``accuracy_score`` and ``balanced_accuracy_score`` take no labels: their value
+  does not depend on the label set as long as every label is a class
+  (``outside=error``), so every ``label_set`` is offered there.
+- ``outside``: ``confusion_matrix(labels=...)`` drops a sample with a label
+  not in ``labels`` (``drop``, sklearn/metrics/_classification.py:584-590);
+  the P/R/F functions and the report count it (``keep``:
+  ``multilabel_confusion_matrix`` over all samples, only the listed labels
+  reported). ``error`` is offered beside each: the oracle accepts only inputs
+  whose labels are all classes, where the three policies coincide and the
+  library's call computes the same thing. ``keep`` with ``average=binary`` is
+  not offered: ``_check_set_wise_labels`` (_classification.py:1911-1926)
+  replaces ``labels`` by ``[pos_label]`` and refuses a third label as
+  multiclass ("Target is multiclass but average='binary'"), which is the
+  oracle's ``error``.
+- ``average``: ``micro``, ``macro``, ``weighted``, ``binary`` (with ``pos_label``,
+  default 1) and ``none`` -> ``average=None`` (an array, returned here as
+  ``{label: value}`` keyed by sklearn's own label order).
+- ``zero_division``: ``zero`` -> ``"warn"`` (the default; sets 0 and warns),
+  ``one`` -> ``1``, ``exclude`` -> ``np.nan`` (NaN per class, left out of the
+  averages by ``_nanaverage``). ``undefined`` -> ``np.nan`` only where nothing is
+  averaged over the undefined class (``average`` none, binary or micro, where
+  NaN is "no value"); under macro and weighted sklearn has no setting that
+  makes the average undefined, so it is unsupported there.
+- ``beta``: ``fbeta_score(beta=float(beta))`` (any rational >= 0).
+- ``adjusted``: ``balanced_accuracy_score(adjusted=...)``.
+
+Profiles are the library's defaults, as called with no options:
+``labels=None`` (``label_set=auto``), ``zero_division="warn"`` (``zero``),
+``confusion_matrix`` drops outside samples, the report keeps them, and
+``precision_score``, ``recall_score`` and ``f1_score`` use ``average='binary'``
+with ``pos_label=1``, where a label outside the two classes is refused
+(``outside=error``). The binary default is declared honestly rather than
+replaced by the multiclass setting people usually pass (``average='macro'``):
+the property templates draw two-class inputs for it
+(``strategies_classification``, ``binary=True``), every other average and
+zero-division value is a one-knob variant of the profile that the suite runs
+as well, and the multiclass golden cases carry their own ``average`` (they
+are the ones that exercise ``outside=keep``, which needs a non-binary
+average, with the adapter's tests).
+
+Values are returned as Python floats and ints (NaN stays NaN, the library's
+"no value"); the report keeps sklearn's string label keys ("0", "cat"), which
+are the oracle's keys. An exception from sklearn on an input the oracle
+accepts is not translated: the engine records it as an error, and the ones
+seen are listed in ``known_failures/sklearn.json`` with a classifier here.
+"""
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+from typing import Mapping
+
+from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
+from oracle.compare import Tolerance
+
+_LABEL_SETS = ("auto", "declared", "union")
+_ZD_ARG = {"zero": "warn", "one": 1, "undefined": "nan", "exclude": "nan"}
+_PRF = ("precision", "recall", "f1")
+
+
+def _prf_caps(extra: Mapping | None = None) -> dict:
+    caps = {"label_set": _LABEL_SETS, "outside": ("error", "keep"),
+            "average": ("micro", "macro", "weighted", "none", "binary"),
+            "zero_division": ("zero", "one", "undefined", "exclude")}
+    caps.update(extra or {})
+    return caps
+
+
+_PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "binary", "zero_division": "zero"}
+
+
+class SKLearn(Adapter):
+    name = "sklearn"
+    library = "scikit-learn"
+    import_name = "sklearn"
+    homepage = "https://scikit-learn.org/stable/api/sklearn.metrics.html"
+    issues = "https://github.com/scikit-learn/scikit-learn/issues"
+    capabilities = {
+        "confusion_matrix": {"label_set": _LABEL_SETS, "outside": ("error", "drop")},
+        "accuracy": {"label_set": _LABEL_SETS, "outside": ("error",)},
+        "per_class_accuracy": {"label_set": _LABEL_SETS, "outside": ("error",)},
+        "precision": _prf_caps(),
+        "recall": _prf_caps(),
+        "f1": _prf_caps({"beta": ANY}),
+        "balanced_accuracy": {"label_set": _LABEL_SETS, "outside": ("error",), "adjusted": ("no", "yes")},
+        "classification_report": {"label_set": _LABEL_SETS, "outside": ("error", "keep"),
+                                  "zero_division": ("zero", "one", "exclude")},
+    }
+    profiles = {
+        # confusion_matrix(labels=None); with labels, samples outside them are eliminated
+        "confusion_matrix": {"label_set": "auto", "outside": "drop"},
+        # accuracy_score / balanced_accuracy_score take no labels: every sample counts
+        "accuracy": {"label_set": "auto", "outside": "error"},
+        # recall_score(average=None, zero_division=np.nan): the adapter's mapping, not a default
+        "per_class_accuracy": {"label_set": "auto", "outside": "error"},
+        # precision_score / recall_score / f1_score defaults: labels=None, pos_label=1,
+        # average='binary', zero_division='warn'. Under 'binary' labels are replaced by
+        # [pos_label] and a third label is refused as multiclass: outside=error. (With
+        # another average and labels, outside samples still count: outside=keep.)
+        "precision": dict(_PRF_PROFILE),
+        "recall": dict(_PRF_PROFILE),
+        "f1": dict(_PRF_PROFILE, beta="1"),
+        "balanced_accuracy": {"label_set": "auto", "outside": "error", "adjusted": "no"},
+        # classification_report(labels=None, zero_division='warn', output_dict=True)
+        "classification_report": {"label_set": "auto", "outside": "keep", "zero_division": "zero"},
+    }
+    # float64. Counts are exact integers. A per-class ratio is one correctly rounded
+    # division; accuracy a mean of 0/1 values (sum exact, one division). Averages add a
+    # sum over the classes and a division (np.mean, np.average), F-beta the rounding of
+    # beta**2: a few units of 2**-53 relative. Adjusted balanced accuracy subtracts
+    # 1/K from a mean near it, so its error is absolute (a few 2**-53, times at most 2
+    # for the division by 1 - 1/K), not relative: an abs bound beside the ULPs.
+    tolerances = {
+        "confusion_matrix": Tolerance(),
+        "accuracy": Tolerance(ulps=2),
+        "per_class_accuracy": Tolerance(ulps=2),
+        "precision": Tolerance(ulps=8),
+        "recall": Tolerance(ulps=8),
+        "f1": Tolerance(ulps=8),
+        "balanced_accuracy": Tolerance(ulps=8, abs=Fraction(1, 10 ** 14)),
+        "classification_report": Tolerance(ulps=8),
+    }
+
+    # ------------------------------------------------------------ configuration
+
+    def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
+        """The declared capabilities, and two combinations the library cannot express."""
+        why = super().supports(metric, settings)
+        if why:
+            return why
+        average = settings.get("average")
+        if settings.get("zero_division") == "undefined" and average in ("macro", "weighted"):
+            return (f"zero_division=undefined: sklearn has no setting that makes the {average} average "
+                    "undefined when a class divides by zero (np.nan leaves the class out: zero_division=exclude)")
+        if average == "binary" and settings.get("outside") == "keep":
+            return ("outside=keep: with average='binary' sklearn replaces labels by [pos_label] "
+                    "(_check_set_wise_labels) and refuses a third label as multiclass")
+        return None
+
+    def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        opts: dict = {"label_set": settings["label_set"]}
+        average = settings.get("average")
+        zd = settings.get("zero_division")
+        if average is not None:
+            opts["average"] = None if average == "none" else average
+        if zd is not None:
+            opts["zero_division"] = _ZD_ARG[zd]
+        if "beta" in settings:
+            opts["beta"] = Fraction(settings["beta"])
+        if "adjusted" in settings:
+            opts["adjusted"] = settings["adjusted"] == "yes"
+        return opts
+
+    # --------------------------------------------------------------------- call
+
+    def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        import numpy as np
+        from sklearn import metrics as M
+
+        y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
+        labels = _labels_arg(options["label_set"], inputs)
+        zd = options.get("zero_division", "warn")
+        zd = np.nan if zd == "nan" else zd
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # UndefinedMetricWarning, "y_pred contains classes not in y_true"
+            with np.errstate(all="ignore"):
+                if metric == "confusion_matrix":
+                    cm = M.confusion_matrix(y_true, y_pred, labels=labels)
+                    return LibraryOutput(value=[[int(x) for x in row] for row in cm], raw=cm)
+                if metric == "accuracy":
+                    return LibraryOutput(value=float(M.accuracy_score(y_true, y_pred)))
+                if metric == "balanced_accuracy":
+                    return LibraryOutput(value=float(M.balanced_accuracy_score(
+                        y_true, y_pred, adjusted=options["adjusted"])))
+                if metric == "per_class_accuracy":
+                    r = M.recall_score(y_true, y_pred, labels=labels, average=None, zero_division=np.nan)
+                    return LibraryOutput(value=_keyed(labels, y_true, y_pred, r), raw=r)
+                if metric in _PRF:
+                    average = options["average"]
+                    kw = dict(labels=labels, average=average, zero_division=zd)
+                    if average == "binary":
+                        kw["pos_label"] = inputs.get("pos_label", 1)
+                    if metric == "precision":
+                        v = M.precision_score(y_true, y_pred, **kw)
+                    elif metric == "recall":
+                        v = M.recall_score(y_true, y_pred, **kw)
+                    elif options["beta"] == 1:
+                        v = M.f1_score(y_true, y_pred, **kw)
+                    else:
+                        v = M.fbeta_score(y_true, y_pred, beta=float(options["beta"]), **kw)
+                    value = _keyed(labels, y_true, y_pred, v) if average is None else float(v)
+                    return LibraryOutput(value=value, raw=v)
+                if metric == "classification_report":
+                    rep = M.classification_report(y_true, y_pred, labels=labels, output_dict=True,
+                                                  zero_division=zd)
+                    return LibraryOutput(value=_plain(rep), raw=rep)
+        raise Skip(f"sklearn adapter does not implement {metric}")
+
+    # ------------------------------------------------------- known failures
+
+    def defect_classifiers(self) -> dict:
+        return {
+            "empty-input-raises": _empty_input,
+            "no-declared-label-in-y-true": _no_declared_label_in_y_true,
+            "weighted-zero-weight-fallback": _weighted_zero_weight_fallback,
+            "adjusted-single-class-division": _adjusted_single_class,
+        }
+
+
+# ------------------------------------------------------------------ helpers
+
+def _labels_arg(label_set: str, inputs: Mapping):
+    if label_set == "union" or "labels" not in inputs:
+        return None
+    return list(inputs["labels"])
+
+
+def _py(x):
+    """A NumPy scalar as the Python int, str or float it holds."""
+    return x.item() if hasattr(x, "item") else x
+
+
+def _keyed(labels, y_true, y_pred, values) -> dict:
+    """sklearn's per-class array keyed by its label order: ``labels``, or
+    ``unique_labels(y_true, y_pred)`` when none are given."""
+    from sklearn.utils.multiclass import unique_labels
+
+    order = labels if labels is not None else [_py(c) for c in unique_labels(y_true, y_pred)]
+    return {c: float(v) for c, v in zip(order, values)}
+
+
+def _plain(x):
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    return float(x)
+
+
+def _sklearn_settings_labels(settings: Mapping, inputs: Mapping):
+    return _labels_arg(settings.get("label_set", "auto"), inputs)
+
+
+def _empty_input(metric, settings, inputs) -> bool:
+    """``_check_targets`` raises "Found empty input array (e.g., `y_true` or `y_pred`)
+    while a minimum of 1 sample is required" (sklearn/metrics/_classification.py:119-123)
+    for every metric here. The oracle gives an empty (or zero) matrix, per-class values
+    that are not measured, and Undefined ("no samples") elsewhere. Applies: no sample."""
+    return len(inputs.get("y_true", ())) == 0 and len(inputs.get("y_pred", ())) == 0
+
+
+def _no_declared_label_in_y_true(metric, settings, inputs) -> bool:
+    """``confusion_matrix(labels=...)`` raises "At least one label specified must be in
+    y_true" when no true label is in ``labels`` (_classification.py:567-568); with
+    outside=drop every such sample is dropped and the oracle's matrix is all zeros.
+    Applies: confusion_matrix, labels passed to sklearn, at least one sample, and no true
+    label among them."""
+    if metric != "confusion_matrix":
+        return False
+    labels = _sklearn_settings_labels(settings, inputs)
+    y_true = list(inputs.get("y_true", ()))
+    return labels is not None and bool(y_true) and not (set(y_true) & set(labels))
+
+
+def _weighted_zero_weight_fallback(metric, settings, inputs) -> bool:
+    """``_nanaverage`` (sklearn/utils/extmath.py:1337-1378) drops the NaN per-class values
+    with their weights, then calls ``np.average``; when the remaining support weights sum
+    to 0 it catches the ZeroDivisionError and returns the unweighted mean of the remaining
+    values. The oracle's weighted average runs over the classes with support; none is left,
+    so it is Undefined. Applies: a weighted average (P/R/F or the report's "weighted avg"
+    row) for which sklearn's own per-class values (average=None) leave a non-NaN value and
+    all of those have support 0."""
+    import numpy as np
+    from sklearn import metrics as M
+
+    if metric in _PRF:
+        if settings.get("average") != "weighted":
+            return False
+        columns = (_PRF.index(metric),)
+    elif metric == "classification_report":
+        columns = (0, 1, 2)
+    else:
+        return False
+    zd = settings.get("zero_division", "zero")
+    zd = np.nan if _ZD_ARG[zd] == "nan" else _ZD_ARG[zd]
+    beta = float(Fraction(settings.get("beta", "1")))
+    labels = _sklearn_settings_labels(settings, inputs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        p, r, f, support = M.precision_recall_fscore_support(
+            list(inputs["y_true"]), list(inputs["y_pred"]), labels=labels, average=None,
+            zero_division=zd, beta=beta)
+    for values in ((p, r, f)[c] for c in columns):
+        kept = ~np.isnan(values)
+        if kept.any() and support[kept].sum() == 0:
+            return True
+    return False
+
+
+def _adjusted_single_class(metric, settings, inputs) -> bool:
+    """``balanced_accuracy_score(adjusted=True)`` sets chance = 1/n_classes with n_classes
+    the classes with support, then ``score /= 1 - chance`` (_classification.py:2942-2946):
+    with one such class that divides by 0.0, giving -inf when the class's recall is below
+    1 (and NaN, which agrees with the oracle's Undefined, when it is 1). Applies: adjusted,
+    every true label the same, and some prediction differs from it."""
+    if metric != "balanced_accuracy" or settings.get("adjusted") != "yes":
+        return False
+    y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
+    return len(set(y_true)) == 1 and any(t != p for t, p in zip(y_true, y_pred))
