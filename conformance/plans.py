@@ -129,5 +129,25 @@ PLANS.update({name: Plan(name, SS.for_settings, upper=SS.upper(name), invariance
                          identity=SS.identity(name)) for name in SS.METRICS})
 
 
+from . import strategies_multimodal as SM  # noqa: E402
+
+PLANS.update({
+    "vqa_accuracy": Plan("vqa_accuracy", lambda s: SM.vqa_items(),
+                         invariances={"question-order": SM.permute_questions,
+                                      "annotator-order": SM.permute_annotators},
+                         identity=SM.vqa_identity),
+    "cross_modal_recall_at_k": Plan("cross_modal_recall_at_k", SM.similarity_for_settings,
+                                    invariances={"query-order": SM.permute_images,
+                                                 "candidate-order": SM.permute_candidates},
+                                    identity=SM.retrieval_identity),
+    "cider": Plan("cider", lambda s: SM.caption_inputs(), upper=SM.cider_upper,
+                  invariances={"image-order": SM.permute_images_cider,
+                               "reference-order": SM.permute_references_cider}),
+    "cider_d": Plan("cider_d", lambda s: SM.caption_inputs(), upper=SM.cider_upper,
+                    invariances={"image-order": SM.permute_images_cider,
+                                 "reference-order": SM.permute_references_cider}),
+})
+
+
 def plan_for(metric: str) -> Plan | None:
     return PLANS.get(metric)

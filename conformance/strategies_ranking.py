@@ -1,0 +1,150 @@
+"""Hypothesis strategies for ranking metrics: qrels and runs.
+
+Random scores almost never tie and random runs almost never find a relevant
+document, so a property over them checks only the empty branch. These
+strategies draw scores from a small set (ties are frequent), grades from
+0..max_grade with some negative ones, and place relevant documents near the
+top of the run on purpose. Scores are small integers or dyadic decimal
+strings, so a float library receives them exactly.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+DOC_IDS = ("d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "D1", "a", "b", "doc-10", "doc-9")
+SCORES = (3, 2, 1, 0, "0.5", "1.5", "2.25", -1)
+
+
+@st.composite
+def qrels_for(draw, query: str, docs, max_grade: int = 3, negative: bool = True):
+    """{doc: grade} judgements of one query over a subset of ``docs``."""
+    judged = draw(st.lists(st.sampled_from(docs), unique=True, max_size=len(docs)))
+    low = -1 if negative else 0
+    return {d: draw(st.integers(low, max_grade)) for d in judged}
+
+
+@st.composite
+def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, near_top: bool = True):
+    """{doc: score} of one query: a few documents, relevant ones often near the top."""
+    pool = list(docs)
+    chosen = draw(st.lists(st.sampled_from(pool), unique=True, max_size=max_len))
+    if near_top and judged and draw(st.booleans()):
+        best = max(judged, key=lambda d: judged[d])
+        if best not in chosen:
+            chosen.insert(0, best)
+    if ties:
+        scores = [draw(st.sampled_from(SCORES)) for _ in chosen]
+    else:
+        values = draw(st.lists(st.integers(-20, 20), unique=True, min_size=len(chosen), max_size=len(chosen)))
+        scores = values
+    if near_top and scores and draw(st.booleans()):
+        # the first chosen document (often the best judged one) gets the top score
+        top = max(_num(s) for s in scores)
+        scores[0] = int(top) + 1
+    return dict(zip(chosen, scores))
+
+
+def _num(s):
+    return float(s) if isinstance(s, str) else s
+
+
+@st.composite
+def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = True, negative: bool = True,
+                   extra_queries: bool = True, max_len: int = 7):
+    """Inputs of the ranking metrics: {"qrels": ..., "run": ...} with graded
+    judgements, frequent ties (``ties``), some queries on one side only
+    (``extra_queries``)."""
+    n = draw(st.integers(1, max_queries))
+    queries = [f"q{i}" for i in range(1, n + 1)]
+    qrels, run = {}, {}
+    for q in queries:
+        docs = draw(st.lists(st.sampled_from(DOC_IDS), unique=True, min_size=1, max_size=8))
+        judged = draw(qrels_for(q, docs, max_grade, negative))
+        where = draw(st.sampled_from(("both", "both", "both", "qrels", "run"))) if extra_queries else "both"
+        if where in ("both", "qrels"):
+            qrels[q] = judged
+        if where in ("both", "run"):
+            run[q] = draw(ranking_for(judged, docs, ties, max_len))
+    if not qrels:
+        qrels[queries[0]] = {DOC_IDS[0]: 1}
+    return {"qrels": qrels, "run": run}
+
+
+# ---------------------------------------------------------- plan pieces
+
+METRICS = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision", "r_precision",
+           "dcg", "ndcg")
+
+
+def for_settings(settings):
+    """Inputs of every ranking metric, whatever the setting."""
+    return ranking_inputs()
+
+
+def upper(name: str):
+    if name == "dcg":
+        return lambda s: None
+    return lambda s: Fraction(1)
+
+
+def lower(name: str):
+    """0, except DCG and NDCG under negative=keep (negative gains)."""
+    if name in ("dcg", "ndcg"):
+        return lambda s: None if s.get("negative") == "keep" else Fraction(0)
+    return lambda s: Fraction(0)
+
+
+def _permute_queries(inputs, data):
+    out = {}
+    for side in ("qrels", "run"):
+        keys = list(inputs[side])
+        order = data.draw(st.permutations(keys), label=f"{side} query order")
+        out[side] = {q: inputs[side][q] for q in order}
+    return out
+
+
+def _permute_documents(inputs, data):
+    """Reorder each ranking, keeping the relative order of documents with equal
+    scores (so every tie rule, input order included, ranks them the same)."""
+    run = {}
+    for q, ranking in inputs["run"].items():
+        docs = list(ranking)
+        keys = data.draw(st.lists(st.integers(0, 1000), min_size=len(docs), max_size=len(docs)),
+                         label=f"order of {q}")
+        by_score: dict = {}
+        for i, d in enumerate(docs):
+            by_score.setdefault(Fraction(str(ranking[d])), []).append(i)
+        for idx in by_score.values():
+            for i, k in zip(idx, sorted(keys[i] for i in idx)):
+                keys[i] = k
+        order = sorted(range(len(docs)), key=lambda i: (keys[i], i))
+        run[q] = {docs[i]: ranking[docs[i]] for i in order}
+    return {"qrels": inputs["qrels"], "run": run}
+
+
+def invariances(name: str) -> dict:
+    return {"query-order": _permute_queries, "document-order": _permute_documents}
+
+
+def _ideal_inputs(inputs, keep):
+    """Qrels reduced to the queries with a document passing ``keep(grade)``; the
+    run ranks exactly those documents, better grades first, distinct scores."""
+    qrels, run = {}, {}
+    for q, judged in inputs["qrels"].items():
+        good = sorted((d for d, g in judged.items() if keep(g)), key=lambda d: (-judged[d], d))
+        if good:
+            qrels[q] = judged
+            run[q] = {d: len(good) - i for i, d in enumerate(good)}
+    return ({"qrels": qrels, "run": run}, Fraction(1)) if qrels else None
+
+
+def identity(name: str):
+    """Relevant documents ranked first: hit rate, reciprocal rank and NDCG are 1."""
+    if name in ("hit_rate", "reciprocal_rank"):
+        return lambda inputs, s: _ideal_inputs(inputs, lambda g: g >= int(s.get("threshold", "1")))
+    if name == "ndcg":
+        from oracle.ranking import gain_of
+        return lambda inputs, s: _ideal_inputs(inputs, lambda g: gain_of(g, s) > 0)
+    return None

@@ -1,0 +1,287 @@
+"""Readers (and writers) for TREC qrels and run files, and for the JSON input form.
+
+Formats (trec_eval's get_qrels.c and get_trec_results.c):
+- qrels: ``qid iter docno rel`` per line, exactly four whitespace-separated
+  fields; iter is ignored; rel is an integer (negative allowed).
+- run: ``qid Q0 docno rank score tag`` per line, exactly six fields; Q0,
+  rank and tag are ignored (trec_eval ranks by score, then docno); the score
+  is a number, kept as its text so the oracle reads it exactly ("0.1" is
+  1/10), or converted with ``float()`` (``scores="float"``, what trec_eval's
+  ``atof`` does).
+- blank lines and lines starting with ``#`` are skipped.
+- JSON: ``{"qrels": {...}, "run": {...}}`` as the ranking metrics take it.
+
+Differences from trec_eval, on purpose: trec_eval reads a run line with more
+than six fields (ignores the rest) and takes any text as a score or grade
+(``atof``/``atol`` give 0 for "abc"); these readers reject both, naming the
+file and line. trec_eval stops at a blank qrels line; these readers skip it.
+
+Duplicates: a qrels file listing a (query, document) pair twice is an error
+(trec_eval: "duplicate docs"). A run listing a document twice for a query is
+an error by default (trec_eval: "duplicate docs"); ``duplicates="first"``
+keeps the first line, ``"max"`` the line with the highest score, ``"keep"``
+returns every line as a list of [docno, score] pairs per query (the ranking
+metrics then apply their own ``duplicates`` knob).
+
+Errors are ``TrecFormatError(path, line, message)`` (an ``InputError``).
+Only the standard library is used; a line is read with one ``str.split()``.
+"""
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+from .conventions import InputError
+
+__all__ = ["TrecFormatError", "read_qrels", "read_run", "read_json", "write_qrels", "write_run"]
+
+
+class TrecFormatError(InputError):
+    """A malformed line of a TREC or JSON file; names the file and the line."""
+
+    def __init__(self, path, line: int | None, message: str):
+        self.path, self.line = str(path), line
+        where = f"{path}:{line}" if line is not None else f"{path}"
+        super().__init__(f"{where}: {message}", item=where)
+
+
+def _open(path):
+    try:
+        return open(path, "r", encoding="utf-8", newline=None)
+    except OSError as e:
+        raise TrecFormatError(path, None, f"cannot read: {e.strerror}") from None
+
+
+def _lines(path):
+    """(line number, line) pairs; a decoding error is reported at its line."""
+    f = _open(path)
+    lineno = 0
+    try:
+        with f:
+            for line in f:
+                lineno += 1
+                yield lineno, line
+    except UnicodeDecodeError as e:
+        raise TrecFormatError(path, lineno + 1, f"not UTF-8 text ({e.reason})") from None
+
+
+def _parse_grade(text: str):
+    if not text.isascii() or "_" in text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def read_qrels(path) -> dict:
+    """{qid: {docno: grade}} from a qrels file ``qid iter docno rel``."""
+    qrels: dict = {}
+    first_line: dict = {}
+    last_q, cur = None, None
+    for lineno, line in _lines(path):
+        parts = line.split()
+        if len(parts) != 4:
+            if not parts or parts[0].startswith("#"):
+                continue
+            raise TrecFormatError(path, lineno, f"expected 4 fields 'qid iter docno rel', found {len(parts)}")
+        q, _, d, rel = parts
+        if q != last_q:
+            cur = qrels.get(q)
+            if cur is None:
+                qrels[q] = cur = {}
+            last_q = q
+        g = _parse_grade(rel)
+        if g is None:
+            raise TrecFormatError(path, lineno, f"relevance {rel!r} is not an integer")
+        if d in cur:
+            prev = first_line.get((q, d), "?")
+            raise TrecFormatError(path, lineno, f"duplicate judgement of document {d!r} for query {q!r} "
+                                                f"(first at line {prev})")
+        cur[d] = g
+        first_line[(q, d)] = lineno
+    return qrels
+
+
+def _score_value(text: str, as_float: bool):
+    """The score as text (validated) or as a float; None when it is not a finite number."""
+    try:
+        f = float(text)
+    except ValueError:
+        return None
+    if f - f != 0 or "_" in text:  # nan, inf, or a huge exact number that overflows a float
+        if "_" in text:
+            return None
+        try:
+            Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            return None
+        return None if as_float else text
+    return f if as_float else text
+
+
+def read_run(path, duplicates: str = "error", scores: str = "text") -> dict:
+    """{qid: {docno: score}} from a run file ``qid Q0 docno rank score tag``.
+
+    ``scores``: "text" keeps each score's text (exact), "float" converts it with
+    float(). ``duplicates``: "error", "first", "max" or "keep" (lists of pairs).
+    Documents stay in file order (the input order of the ranking metrics).
+    Lines are gathered per block of one query and checked per block (scores
+    through one ``map(float, ...)``, duplicates by the size of the block's dict);
+    only a failing block is examined line by line."""
+    if duplicates not in ("error", "first", "max", "keep"):
+        raise ValueError(f"duplicates: {duplicates!r} is not one of error, first, max, keep")
+    if scores not in ("text", "float"):
+        raise ValueError(f"scores: {scores!r} is not one of text, float")
+    as_float = scores == "float"
+    run: dict = {}
+    q_cur, docs, vals = None, [], []
+    add_doc, add_val = docs.append, vals.append
+    f = _open(path)
+    try:
+        with f:
+            for line in f:
+                try:
+                    q, _, d, _, sc, _ = line.split()
+                except ValueError:
+                    parts = line.split()
+                    if not parts or parts[0].startswith("#"):
+                        continue
+                    lineno = _locate_malformed(path, 6)
+                    raise TrecFormatError(path, lineno, f"expected 6 fields 'qid Q0 docno rank score tag', "
+                                                        f"found {len(parts)}") from None
+                if q != q_cur:
+                    if q_cur is not None and not q_cur.startswith("#"):
+                        _add_block(path, run, q_cur, docs, vals, as_float, duplicates)
+                    q_cur, docs, vals = q, [], []
+                    add_doc, add_val = docs.append, vals.append
+                add_doc(d)
+                add_val(sc)
+    except UnicodeDecodeError as e:
+        raise TrecFormatError(path, None, f"not UTF-8 text ({e.reason})") from None
+    if q_cur is not None and not q_cur.startswith("#"):
+        _add_block(path, run, q_cur, docs, vals, as_float, duplicates)
+    return run
+
+
+def _add_block(path, run: dict, q: str, docs: list, vals: list, as_float: bool, duplicates: str) -> None:
+    """Add one query's consecutive lines to ``run``."""
+    try:
+        fv = list(map(float, vals))
+        ok = math.isfinite(sum(fv)) and "_" not in "".join(vals)
+    except ValueError:
+        ok = False
+    if not ok:
+        fv = []
+        for d, s in zip(docs, vals):
+            v = _score_value(s, True)
+            if v is None and _score_value(s, as_float) is None:
+                raise TrecFormatError(path, _locate(path, q, d, s), f"score {s!r} is not a finite number")
+            fv.append(v)
+    values = fv if as_float else vals
+    if duplicates == "keep":
+        run.setdefault(q, []).extend([d, v] for d, v in zip(docs, values))
+        return
+    block = dict(zip(docs, values))
+    if len(block) == len(docs) and q not in run:
+        run[q] = block
+        return
+    cur = run.setdefault(q, {})
+    for d, v in zip(docs, values):
+        if d in cur:
+            if duplicates == "error":
+                first = _locate(path, q, d)
+                raise TrecFormatError(path, _locate(path, q, d, nth=2),
+                                      f"duplicate document {d!r} for query {q!r} (first at line {first})")
+            if duplicates == "max" and _exact(v) > _exact(cur[d]):
+                del cur[d]
+                cur[d] = v
+            continue
+        cur[d] = v
+
+
+def _exact(v) -> Fraction:
+    return Fraction(v) if isinstance(v, float) else Fraction(v.strip())
+
+
+def _locate_malformed(path, fields: int) -> int | None:
+    """Line of the first non-blank, non-comment line without ``fields`` fields: errors only."""
+    with _open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            parts = line.split()
+            if parts and not parts[0].startswith("#") and len(parts) != fields:
+                return lineno
+    return None
+
+
+def _locate(path, q: str, d: str, score: str | None = None, nth: int = 1) -> int | None:
+    """Line of the nth run line for (q, d) (with that score text, if given): errors only."""
+    seen = 0
+    with _open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            parts = line.split()
+            if len(parts) == 6 and parts[0] == q and parts[2] == d and (score is None or parts[4] == score):
+                seen += 1
+                if seen == nth:
+                    return lineno
+    return None
+
+
+def read_json(path) -> dict:
+    """{"qrels": ..., "run": ...} from a JSON file (checked by the metrics themselves)."""
+    f = _open(path)
+    try:
+        with f:
+            data = json.load(f)
+    except json.JSONDecodeError as e:
+        raise TrecFormatError(path, e.lineno, f"column {e.colno}: {e.msg}") from None
+    except UnicodeDecodeError as e:
+        raise TrecFormatError(path, None, f"not UTF-8 text ({e.reason})") from None
+    if not isinstance(data, dict) or not {"qrels", "run"} <= set(data):
+        raise TrecFormatError(path, 1, "expected an object with 'qrels' and 'run'")
+    return data
+
+
+def _score_text(v) -> str:
+    if isinstance(v, bool):
+        raise ValueError(f"score {v!r} is not a number")
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(f"score {v!r} is not finite")
+        return repr(v)
+    if isinstance(v, (int, str)):
+        return str(v)
+    q = Fraction(v)
+    d = q.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d != 1:
+        raise ValueError(f"score {q} has no finite decimal form")
+    digits = 0
+    while (q * 10 ** digits).denominator != 1:
+        digits += 1
+    n = q * 10 ** digits
+    sign = "-" if n < 0 else ""
+    body = str(abs(n.numerator)).rjust(digits + 1, "0")
+    return sign + (body if not digits else f"{body[:-digits]}.{body[-digits:]}")
+
+
+def write_qrels(path, qrels: dict) -> None:
+    """Write {qid: {docno: grade}} as a qrels file."""
+    with open(path, "w", encoding="utf-8") as f:
+        for q, judged in qrels.items():
+            for d, g in judged.items():
+                f.write(f"{q} 0 {d} {int(g)}\n")
+
+
+def write_run(path, run: dict, tag: str = "oracle") -> None:
+    """Write {qid: {docno: score}} (or lists of pairs) as a run file, in the given
+    order, rank = position; floats as repr (they read back to the same float)."""
+    with open(path, "w", encoding="utf-8") as f:
+        for q, ranking in run.items():
+            pairs = ranking.items() if isinstance(ranking, dict) else ranking
+            for i, (d, s) in enumerate(pairs, start=1):
+                f.write(f"{q} Q0 {d} {i} {_score_text(s)} {tag}\n")
