@@ -36,7 +36,7 @@ class KnownFailure:
     def to_json(self) -> dict:
         d = {"id": self.id, "metric": self.metric, "kind": self.kind, "title": self.title,
              "conventions": self.conventions, "inputs": self.inputs, "exact": self.exact,
-             "library_value": self.library_value, "explanation": self.explanation}
+             "library_value": _json_number(self.library_value), "explanation": self.explanation}
         if self.knobs:
             d["knobs"] = self.knobs
         if self.classifier:
@@ -45,6 +45,33 @@ class KnownFailure:
             d["cases"] = self.cases
         d["upstream"] = self.upstream
         return d
+
+
+_NON_FINITE = {"nan": float("nan"), "inf": float("inf"), "-inf": float("-inf")}
+
+
+def _number(v):
+    """Library values are JSON numbers; NaN and infinities (not JSON) are stored as the
+    strings "nan", "inf", "-inf", and structures keep their shape."""
+    if isinstance(v, str) and v in _NON_FINITE:
+        return _NON_FINITE[v]
+    if isinstance(v, list):
+        return [_number(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _number(x) for k, x in v.items()}
+    return v
+
+
+def _json_number(v):
+    if isinstance(v, float) and v != v:
+        return "nan"
+    if isinstance(v, float) and v in (float("inf"), float("-inf")):
+        return "inf" if v > 0 else "-inf"
+    if isinstance(v, list):
+        return [_json_number(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _json_number(x) for k, x in v.items()}
+    return v
 
 
 def known_path(adapter: str, directory: Path | None = None) -> Path:
@@ -63,7 +90,7 @@ def load_known(adapter: str, directory: Path | None = None) -> list[KnownFailure
             out.append(KnownFailure(
                 id=e["id"], adapter=adapter, metric=e["metric"], kind=e["kind"], title=e.get("title", ""),
                 conventions=e.get("conventions", {}), inputs=e["inputs"], exact=e["exact"],
-                library_value=e.get("library_value"), explanation=e.get("explanation", ""),
+                library_value=_number(e.get("library_value")), explanation=e.get("explanation", ""),
                 knobs=e.get("knobs", {}), classifier=e.get("classifier"), cases=e.get("cases", []),
                 upstream=e.get("upstream")))
         except KeyError as k:
@@ -119,6 +146,6 @@ def write_known(adapter_name: str, library: str, version: str, entries: list[Kno
     data = {"adapter": adapter_name, "library": library, "version": version,
             "entries": [e.to_json() for e in entries]}
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, ensure_ascii=False)
+        json.dump(data, f, indent=2, ensure_ascii=False, allow_nan=False)
         f.write("\n")
     return path

@@ -131,10 +131,17 @@ def _same_exact(a: str, b: str) -> bool:
 
 
 def _same_float(a, b) -> bool:
+    """Equal library values (NaN equals NaN here: it is the same recorded behaviour)."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same_float(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return set(map(str, a)) == set(map(str, b)) and all(
+            _same_float(a[k], {str(kk): v for kk, v in b.items()}[str(k)]) for k in a)
     try:
-        return float(a) == float(b)
+        x, y = float(a), float(b)
     except (TypeError, ValueError):
-        return False
+        return a == b
+    return x == y or (x != x and y != y)
 
 
 @dataclass(frozen=True)
