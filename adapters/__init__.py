@@ -13,6 +13,10 @@ from conformance.protocol import Adapter, load_object
 BUILTIN = {
     "sacrebleu": "adapters.sacrebleu:SacreBLEU",
     "nltk": "adapters.nltk:NLTK",
+    "sklearn": "adapters.sklearn:SKLearn",
+    "jiwer": "adapters.jiwer:JiWER",
+    "seqeval": "adapters.seqeval:SeqEval",
+    "pycocoevalcap": "adapters.pycocoevalcap:PyCocoEvalCap",
 }
 
 ENTRY_POINT_GROUP = "metric_conformance.adapters"

@@ -154,6 +154,61 @@ def _bleu_workloads() -> list[Workload]:
     return out
 
 
+def librispeech_like(n_utterances: int = 2620, seed: int = 2620) -> dict:
+    """2,620 utterances of about 20 words (LibriSpeech test-clean size); each hypothesis is
+    its reference after round(rate * length) random substitutions, deletions and
+    insertions, with the rate drawn from 5% to 15%."""
+    rng = random.Random(seed)
+    vocab = _vocabulary(rng)
+    refs, hyps = [], []
+    for _ in range(n_utterances):
+        length = max(4, int(rng.gauss(20, 6)))
+        ref = _zipf_sentence(rng, vocab, length)
+        hyp = list(ref)
+        for _ in range(round(length * rng.uniform(0.05, 0.15))):
+            op = rng.random()
+            i = rng.randrange(len(hyp)) if hyp else 0
+            if op < 0.5 and hyp:
+                hyp[i] = rng.choice(vocab)
+            elif op < 0.75 and len(hyp) > 1:
+                del hyp[i]
+            else:
+                hyp.insert(i, rng.choice(vocab))
+        refs.append(" ".join(ref))
+        hyps.append(" ".join(hyp))
+    return {"references": refs, "hypotheses": hyps}
+
+
+def _wer_workloads() -> list[Workload]:
+    from oracle.error_rates import admissible_counts, words
+    from oracle.registry import get_metric
+    try:
+        import jiwer
+    except ImportError:
+        jiwer = None
+    wer = get_metric("wer")
+    jiwer_tok = wer.settings({"tokenize": "jiwer"})
+
+    def oracle_wer(d):
+        return wer.compute(d, {"tokenize": "jiwer"}).value
+
+    def oracle_sets(d):
+        return [admissible_counts(words(r, jiwer_tok), words(h, jiwer_tok))
+                for r, h in zip(d["references"], d["hypotheses"])]
+
+    peers, pairs, missing = {}, {"oracle corpus WER": [], "oracle S/D/I sets": []}, []
+    if jiwer:
+        peers["jiwer.wer"] = lambda d: jiwer.wer(d["references"], d["hypotheses"])
+        peers["jiwer.process_words"] = lambda d: jiwer.process_words(d["references"], d["hypotheses"])
+        pairs["oracle corpus WER"].append("jiwer.wer")
+        pairs["oracle S/D/I sets"].append("jiwer.process_words")
+    else:
+        missing.append("jiwer")
+    return [Workload("wer-librispeech", "corpus WER and per-utterance admissible S/D/I sets, 2,620 utterances "
+                     "of about 20 words at 5-15% WER", librispeech_like,
+                     {"oracle corpus WER": oracle_wer, "oracle S/D/I sets": oracle_sets}, peers, pairs, missing)]
+
+
 def _import_time(repeat: int) -> dict:
     times = []
     for _ in range(repeat):
@@ -165,7 +220,7 @@ def _import_time(repeat: int) -> dict:
 
 
 def workloads() -> list[Workload]:
-    return _bleu_workloads()
+    return _bleu_workloads() + _wer_workloads()
 
 
 def measure(w: Workload, repeat: int, log=print) -> dict:

@@ -1,0 +1,259 @@
+"""jiwer (jitsi/jiwer): ``wer``, ``mer``, ``wil``, ``wip``, ``cer`` and
+``process_words`` mapped onto the oracle's error rates.
+
+| metric | call |
+| --- | --- |
+| ``wer``, ``mer``, ``wil``, ``wip`` | ``jiwer.process_words(references, hypotheses, t, t)`` and its ``.wer`` ... (the measures in ``jiwer.measures`` read the same fields) |
+| ``cer`` | ``jiwer.process_characters(references, hypotheses, t, t).cer`` |
+| ``error_counts`` | ``process_words(...)``: ``{hits, substitutions, deletions, insertions}`` |
+
+The transform ``t`` is jiwer's own default (``wer_default``, ``cer_default``)
+under the library's profile, else a ``jiwer.Compose`` built from the knobs, in
+the oracle's preprocessing order:
+
+- ``case=lower``: ``ToLowerCase`` (``str.lower()``);
+- ``punctuation=remove``: ``RemovePunctuation``, which deletes every code point
+  whose general category starts with P (transforms.py:409-415): the oracle's
+  definition, character for character (same ``unicodedata``);
+- ``tokenize``: ``jiwer`` -> ``RemoveMultipleSpaces`` (``re.sub(r"\\s\\s+", " ")``),
+  ``Strip``, ``ReduceToListOfListOfWords`` (``split(" ")``, empty strings
+  dropped): exactly ``wer_default``; ``spaces`` -> ``ReduceToListOfListOfWords``
+  alone; ``whitespace`` -> ``SubstituteRegexes({r"\\s+": " "})`` first (Python
+  ``re``'s ``\\s`` is ``str.isspace()`` for every code point, so this is
+  ``str.split()``);
+- ``whitespace`` (characters): ``strip`` -> ``Strip`` (``cer_default``),
+  ``keep`` -> nothing, ``collapse`` -> ``SubstituteRegexes({r"\\s+": " "})``,
+  ``Strip``, ``remove`` -> ``SubstituteRegexes({r"\\s+": ""})`` (jiwer's
+  ``RemoveWhiteSpace`` only knows ``string.whitespace``, the ASCII six);
+- ``unit=codepoint``: ``ReduceToListOfListOfChars`` iterates code points.
+  No transform forms grapheme clusters or normalizes: ``grapheme`` and
+  ``nfc-codepoint`` are not offered.
+
+Fixed: corpus aggregation (summed counts, process.py:247-256; there is no
+mean of utterance rates), the empty-reference rule of process.py:233-244
+(``empty_reference=insertions``: WER = I when the corpus has no reference
+word, MER 1 and WIP 0, or MER 0 and WIP 1 when neither side has one; an
+empty corpus is ``[[]]``, one empty utterance, ReduceToListOfListOf*
+.process_list; the docstring's "Raises: ValueError: If one or more
+references are empty strings" no longer holds), and the alignment:
+``rapidfuzz.distance.Levenshtein.opcodes`` (process.py:192), the oracle's
+``tie=rapidfuzz`` (known failure: past 2048 x 2048 tokens rapidfuzz splits
+by Hirschberg, ``hirschberg_applies``). ``tie=any`` is offered too:
+rapidfuzz's alignment has minimum cost, so its split is admissible.
+
+``empty_reference`` ``undefined`` and ``error`` are offered beside jiwer's
+``insertions``: they differ from it only where a denominator is zero (no
+reference word in the corpus; for MER/WIL/WIP no word on either side) or a
+reference is empty (which ``error`` refuses in the oracle, before the
+library is called). On those inputs the adapter raises ``Skip`` naming
+jiwer's rule; everywhere else the library computes the setting exactly.
+
+The library's statistics are its counts (hits, substitutions, deletions,
+insertions; errors = S + D + I) and the token totals of its processed
+sentences; ``alignment_ops`` turns its alignment chunks into the oracle's
+``[op, reference token, hypothesis token]`` lists.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from conformance.protocol import Adapter, LibraryOutput, Skip
+from oracle.compare import Tolerance
+
+_WORD = {"tokenize": ("jiwer", "spaces", "whitespace"), "case": ("mixed", "lower"),
+         "punctuation": ("keep", "remove"), "tie": ("rapidfuzz", "any")}
+_EMPTY = ("insertions", "undefined", "error")
+_WORD_RATE = dict(_WORD, aggregate=("corpus",), empty_reference=_EMPTY)
+_CHAR = {"case": ("mixed", "lower"), "punctuation": ("keep", "remove"),
+         "whitespace": ("strip", "keep", "collapse", "remove"), "unit": ("codepoint",),
+         "aggregate": ("corpus",), "empty_reference": _EMPTY, "tie": ("rapidfuzz", "any")}
+
+# wer_default: RemoveMultipleSpaces, Strip, ReduceToListOfListOfWords; mixed case, punctuation kept
+_WORD_PROFILE = {"tokenize": "jiwer", "case": "mixed", "punctuation": "keep", "tie": "rapidfuzz"}
+_RATE_PROFILE = dict(_WORD_PROFILE, aggregate="corpus", empty_reference="insertions")
+# cer_default: Strip, ReduceToListOfListOfChars
+_CHAR_PROFILE = {"case": "mixed", "punctuation": "keep", "whitespace": "strip", "unit": "codepoint",
+                 "aggregate": "corpus", "empty_reference": "insertions", "tie": "rapidfuzz"}
+
+_COUNTS = ("hits", "substitutions", "deletions", "insertions")
+
+
+def word_transform(settings: Mapping[str, str]):
+    """The jiwer transform that reproduces the word knobs (``wer_default`` under the profile)."""
+    import jiwer
+    from jiwer.transformations import wer_default
+
+    if settings["tokenize"] == "jiwer" and settings["case"] == "mixed" and settings["punctuation"] == "keep":
+        return wer_default
+    steps = _text_steps(settings)
+    tok = settings["tokenize"]
+    if tok == "jiwer":
+        steps += [jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
+    elif tok == "whitespace":
+        steps.append(jiwer.SubstituteRegexes({r"\s+": " "}))
+    steps.append(jiwer.ReduceToListOfListOfWords())
+    return jiwer.Compose(steps)
+
+
+def char_transform(settings: Mapping[str, str]):
+    """The jiwer transform that reproduces the character knobs (``cer_default`` under the profile)."""
+    import jiwer
+    from jiwer.transformations import cer_default
+
+    if settings["whitespace"] == "strip" and settings["case"] == "mixed" and settings["punctuation"] == "keep":
+        return cer_default
+    steps = _text_steps(settings)
+    ws = settings["whitespace"]
+    if ws == "strip":
+        steps.append(jiwer.Strip())
+    elif ws == "collapse":
+        steps += [jiwer.SubstituteRegexes({r"\s+": " "}), jiwer.Strip()]
+    elif ws == "remove":
+        steps.append(jiwer.SubstituteRegexes({r"\s+": ""}))
+    steps.append(jiwer.ReduceToListOfListOfChars())
+    return jiwer.Compose(steps)
+
+
+def _text_steps(settings) -> list:
+    import jiwer
+
+    steps = []
+    if settings["case"] == "lower":
+        steps.append(jiwer.ToLowerCase())
+    if settings["punctuation"] == "remove":
+        steps.append(jiwer.RemovePunctuation())
+    return steps
+
+
+def alignment_ops(output) -> list[list[list]]:
+    """jiwer's alignment chunks as the oracle's per-utterance ``[op, ref, hyp]`` lists
+    (op C hit, S substitution, D deletion, I insertion)."""
+    out = []
+    for ref, hyp, chunks in zip(output.references, output.hypotheses, output.alignments):
+        ops = []
+        for c in chunks:
+            if c.type in ("equal", "substitute"):
+                kind = "C" if c.type == "equal" else "S"
+                for i, j in zip(range(c.ref_start_idx, c.ref_end_idx), range(c.hyp_start_idx, c.hyp_end_idx)):
+                    ops.append([kind, ref[i], hyp[j]])
+            elif c.type == "delete":
+                ops += [["D", ref[i], None] for i in range(c.ref_start_idx, c.ref_end_idx)]
+            else:
+                ops += [["I", None, hyp[j]] for j in range(c.hyp_start_idx, c.hyp_end_idx)]
+        out.append(ops)
+    return out
+
+
+def _check_empty(metric: str, policy: str, out, stats: dict) -> None:
+    """Skip the inputs where the empty-reference policy is not jiwer's: jiwer's own rule
+    (process.py:233-244) is ``insertions``; ``undefined`` agrees with it wherever the
+    denominator is not zero, ``error`` wherever no reference is empty."""
+    n, p = stats["reference_length"], stats["hypothesis_length"]
+    if policy == "undefined" and (n == 0 if metric in ("wer", "cer") else n + p == 0):
+        raise Skip("jiwer has no undefined value: with no reference token it returns the "
+                   "insertion count as WER/CER, MER 0 and WIP 1 (process.py:233-244)")
+    if policy == "error" and any(not r for r in out.references):
+        raise Skip("jiwer does not refuse an empty reference (process.py:233-244)")
+
+
+def _lists(inputs: Mapping) -> tuple[list, list]:
+    refs, hyps = inputs.get("references"), inputs.get("hypotheses")
+    if not isinstance(refs, list) or not isinstance(hyps, list):
+        raise Skip("jiwer takes lists of strings")
+    return refs, hyps
+
+
+class JiWER(Adapter):
+    name = "jiwer"
+    library = "jiwer"
+    import_name = "jiwer"
+    homepage = "https://github.com/jitsi/jiwer"
+    issues = "https://github.com/jitsi/jiwer/issues"
+    capabilities = {"wer": dict(_WORD_RATE), "mer": dict(_WORD_RATE), "wil": dict(_WORD_RATE),
+                    "wip": dict(_WORD_RATE), "cer": dict(_CHAR), "error_counts": dict(_WORD)}
+    profiles = {"wer": dict(_RATE_PROFILE), "mer": dict(_RATE_PROFILE), "wil": dict(_RATE_PROFILE),
+                "wip": dict(_RATE_PROFILE), "cer": dict(_CHAR_PROFILE), "error_counts": dict(_WORD_PROFILE)}
+    statistics = ("wer", "mer", "wil", "wip", "cer", "error_counts")
+    # float64. WER, CER and MER are one division of integers below 2**53 (process.py:247-248),
+    # correctly rounded: the double nearest the exact value; the counts are ints. WIP is
+    # (H/N)*(H/P) (process.py:252): three roundings, relative error below 3 * 2**-53, which is
+    # 3 ULPs just below a power of two, 4 counted from the double nearest the exact value. WIL = 1 - WIP (process.py:256) carries WIP's
+    # absolute error (below 3 * 2**-53) plus one rounding: |error| < 2**-51, which near 0 is
+    # many ULPs of WIL, hence the absolute bound.
+    tolerances = {
+        "wer": Tolerance(), "cer": Tolerance(), "mer": Tolerance(), "error_counts": Tolerance(),
+        "wip": Tolerance(ulps=4),
+        "wil": Tolerance(ulps=4, abs=Fraction(1, 2 ** 51)),
+    }
+
+    def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        t = char_transform(settings) if metric == "cer" else word_transform(settings)
+        return {"transform": t, "empty_reference": settings.get("empty_reference", "insertions")}
+
+    def process(self, metric: str, options: Mapping, inputs: Mapping):
+        """jiwer's ``process_words`` / ``process_characters`` output for ``inputs``."""
+        import jiwer
+
+        refs, hyps = _lists(inputs)
+        fn = jiwer.process_characters if metric == "cer" else jiwer.process_words
+        t = options["transform"]
+        return fn(refs, hyps, reference_transform=t, hypothesis_transform=t)
+
+    def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        out = self.process(metric, options, inputs)
+        counts = {"hits": out.hits, "substitutions": out.substitutions, "deletions": out.deletions,
+                  "insertions": out.insertions}
+        stats = {"reference_length": sum(map(len, out.references)),
+                 "hypothesis_length": sum(map(len, out.hypotheses)),
+                 "errors": out.substitutions + out.deletions + out.insertions, **counts}
+        if metric == "error_counts":
+            value = dict(counts)
+        else:
+            _check_empty(metric, options["empty_reference"], out, stats)
+            value = getattr(out, metric)
+        return LibraryOutput(value=value, stats=stats, raw=out)
+
+    def defect_classifiers(self) -> dict:
+        return {"rapidfuzz-hirschberg-split": self._hirschberg_split}
+
+    def _hirschberg_split(self, metric, settings, inputs) -> bool:
+        """rapidfuzz's editops leave the full-matrix backtrace that ``tie=rapidfuzz`` models
+        for Hirschberg's divide and conquer when, after the common prefix and suffix, the
+        reference has at least 65 tokens, the hypothesis at least 10 and 2 * n * m / 8 (the
+        bit matrix, in bytes) reaches 1024 * 1024 (Levenshtein_impl.hpp,
+        levenshtein_align_hirschberg; the Python wrapper passes score_hint = SIZE_MAX, so the
+        band is the whole reference). Applies: tie=rapidfuzz, some utterance (as jiwer
+        tokenizes it) past that threshold whose jiwer alignment still has minimum cost, and
+        every other utterance aligned exactly as the oracle's rapidfuzz rule aligns it."""
+        if settings.get("tie") != "rapidfuzz":
+            return False
+        from oracle.error_rates import Band, backtrace, levenshtein
+
+        out = self.process(metric, self.options(metric, settings), inputs)
+        split = False
+        for ref, hyp, ops in zip(out.references, out.hypotheses, alignment_ops(out)):
+            d = levenshtein(ref, hyp)
+            if hirschberg_applies(ref, hyp):
+                split = True
+                if sum(op[0] != "C" for op in ops) != d:
+                    return False
+            elif ops != [list(o) for o in backtrace(Band(ref, hyp, d), "rapidfuzz")]:
+                return False
+        return split
+
+
+def hirschberg_applies(ref: list, hyp: list) -> bool:
+    """Whether ``rapidfuzz.distance.Levenshtein.opcodes(ref, hyp)`` aligns by Hirschberg's
+    split at the top level (Levenshtein_impl.hpp: remove_common_affix, then
+    ``matrix_size = 2 * full_band * s2.size() / 8``; the full matrix when
+    ``matrix_size < 1024 * 1024 || s1.size() < 65 || s2.size() < 10``)."""
+    n, m = len(ref), len(hyp)
+    pre = 0
+    while pre < min(n, m) and ref[pre] == hyp[pre]:
+        pre += 1
+    suf = 0
+    while suf < min(n, m) - pre and ref[n - 1 - suf] == hyp[m - 1 - suf]:
+        suf += 1
+    n, m = n - pre - suf, m - pre - suf
+    return n >= 65 and m >= 10 and (2 * n * m) // 8 >= 1024 * 1024
