@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
@@ -63,7 +64,14 @@ def _load_adapters(names: list[str] | None):
     return out, specs, unavailable
 
 
+def _known_dir(args):
+    from .known import set_directory
+    if getattr(args, "known_dir", None):
+        set_directory(args.known_dir)
+
+
 def cmd_run(args) -> int:
+    _known_dir(args)
     from oracle.registry import metric_names
     from . import report as R
     from .runner import default_jobs, run_all
@@ -170,6 +178,7 @@ def cmd_oracle(args) -> int:
 
 
 def cmd_compare(args) -> int:
+    _known_dir(args)
     from oracle.registry import get_metric
     from .judge import judge
     from .known import KnownIndex, load_known
@@ -195,6 +204,123 @@ def cmd_compare(args) -> int:
            "known_failure": kf.id if kf else None}
     print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
     return EXIT_OK if v.status in ("agree", "not-applicable", "skipped") else EXIT_UNEXPECTED
+
+
+def cmd_explain(args) -> int:
+    from oracle.compare import Tolerance
+    from oracle.registry import get_metric
+    from .explain import explain, explanation
+    if args.report:
+        from .report import read_jsonl
+        try:
+            _, records = read_jsonl(args.report)
+        except (OSError, ValueError) as e:
+            raise UsageError(f"--report {args.report}: {e}") from None
+        out = []
+        for r in records:
+            if r.outcome not in ("fail", "error", "known-failure") or r.inputs is None:
+                continue
+            if not isinstance(r.library_value, (int, float, list, dict)) or isinstance(r.library_value, bool):
+                out.append({"key": r.key, "explanation": r.explanation or r.message})
+                continue
+            m = get_metric(r.metric)
+            settings = m.settings(r.conventions)
+            found = explain(r.metric, settings, r.inputs, r.library_value, _tolerance_of(r), budget=args.budget)
+            res = m.compute(r.inputs, settings)
+            out.append({"key": r.key, "reproducing_knobs": found,
+                        "explanation": explanation(found, r.library_value, res.value, res.stats),
+                        "reproduce": r.reproduce})
+        print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
+        return EXIT_OK
+    case = _case_from_args(args)
+    m = get_metric(case.metric)
+    settings = m.settings(case.conventions)
+    tol = Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
+    if args.adapter:
+        adapters, _, unavailable = _load_adapters([args.adapter])
+        if not adapters:
+            raise UsageError(f"--adapter {args.adapter}: {unavailable[0][1] if unavailable else 'unavailable'}")
+        a = next(iter(adapters.values()))
+        tol = a.tolerance(case.metric)
+        configured = a.configure(case.metric, settings)
+        from .protocol import Unsupported
+        if isinstance(configured, Unsupported):
+            raise UsageError(f"--adapter {a.name}: {configured.reason}")
+        value = a.run(configured, case.inputs).value
+    elif args.value is not None:
+        try:
+            value = json.loads(args.value)
+        except json.JSONDecodeError:
+            raise UsageError(f"--value {args.value!r}: not a number or JSON") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float, list, dict)):
+            raise UsageError(f"--value {args.value!r}: not a number or JSON structure of numbers")
+    else:
+        raise UsageError("give --value or --adapter")
+    found = explain(case.metric, settings, case.inputs, value, tol, budget=args.budget)
+    res = m.compute(case.inputs, settings)
+    from oracle.exact import exact_json
+    print(json.dumps({"metric": case.metric, "signature": m.signature(settings), "value": value,
+                      "exact": exact_json(res.value), "reproducing_knobs": found,
+                      "explanation": explanation(found, value, res.value, res.stats)},
+                     indent=2, ensure_ascii=False, default=str))
+    return EXIT_OK
+
+
+def _tolerance_of(record):
+    from oracle.compare import Tolerance
+    return Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
+
+
+def cmd_known(args) -> int:
+    _known_dir(args)
+    from .known import KnownFailure, load_known, write_known
+    from .report import read_jsonl
+    adapters, _, unavailable = _load_adapters([args.adapter])
+    if not adapters:
+        raise UsageError(f"--adapter {args.adapter}: {unavailable[0][1] if unavailable else 'unavailable'}")
+    a = next(iter(adapters.values()))
+    try:
+        _, records = read_jsonl(args.report)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--report {args.report}: {e}") from None
+    entries = [e for e in load_known(a.name)]
+    fixed = {r.test for r in records if r.adapter == a.name and r.kind == "known" and r.outcome == "pass"}
+    entries = [e for e in entries if e.id not in fixed]
+    taken = {e.id for e in entries}
+    added = 0
+    for r in records:
+        if r.adapter != a.name or r.outcome not in ("fail", "error") or r.inputs is None:
+            continue
+        n = 1
+        while f"{a.name}-{r.metric}-{n:04d}" in taken:
+            n += 1
+        eid = f"{a.name}-{r.metric}-{n:04d}"
+        taken.add(eid)
+        kind = "convention" if r.reproducing_knobs else "defect"
+        entries.append(KnownFailure(
+            id=eid, adapter=a.name, metric=r.metric, kind=kind,
+            title=(r.message or r.explanation)[:120], conventions=_profile_overrides(a, r),
+            inputs=r.inputs, exact=r.exact, library_value=r.library_value,
+            explanation=r.explanation or r.message, knobs=r.reproducing_knobs[0] if r.reproducing_knobs else {},
+            cases=[r.test] if r.kind == "golden" else [],
+            property=r.test if r.kind == "property" else None))
+        added += 1
+    print(f"{a.name}: {added} new, {len(fixed)} fixed and removed, {len(entries)} in the list", file=sys.stderr)
+    if args.write:
+        path = write_known(a.name, a.library, a.version(), entries)
+        print(f"written: {path}", file=sys.stderr)
+    else:
+        print(json.dumps([e.to_json() for e in entries], indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def _profile_overrides(adapter, record) -> dict:
+    """The record's settings as overrides of the adapter's profile."""
+    from oracle.registry import get_metric
+    m = get_metric(record.metric)
+    full = m.settings(record.conventions)
+    prof = adapter.profile(record.metric)
+    return {k: v for k, v in full.items() if prof.get(k) != v}
 
 
 def cmd_check(args) -> int:
@@ -234,6 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--cases", action="append", help="case files (default: all golden files)")
     r.add_argument("--verbose", action="store_true", help="print known failures in full")
     r.add_argument("--quiet", action="store_true", help="no progress display")
+    r.add_argument("--known-dir", help="known-failure lists of your own adapters (default: adapters/known_failures)")
     r.set_defaults(fn=cmd_run)
 
     l = sub.add_parser("list", help="metrics with their knobs, adapters with versions")
@@ -252,7 +379,26 @@ def build_parser() -> argparse.ArgumentParser:
             c.add_argument("--sympy", action="store_true", help="also print the sympy form")
         else:
             c.add_argument("--adapter", required=True)
+            c.add_argument("--known-dir", help="known-failure lists of your own adapters")
         c.set_defaults(fn=fn)
+
+    e = sub.add_parser("explain", help="which knob settings (or arithmetic) explain a library's value")
+    e.add_argument("case", nargs="?", help="CASE.json or a golden FILE#ID")
+    e.add_argument("--metric")
+    e.add_argument("--inputs", help="inputs as JSON")
+    e.add_argument("--conventions", help="the settings the value was claimed under, as JSON")
+    e.add_argument("--value", help="the library's value (a number, or JSON for a structure)")
+    e.add_argument("--adapter", help="run this adapter to get the value (instead of --value)")
+    e.add_argument("--report", help="explain every disagreement of this JSONL report")
+    e.add_argument("--budget", type=int, default=2000, help="oracle evaluations for the knob search")
+    e.set_defaults(fn=cmd_explain)
+
+    kn = sub.add_parser("known", help="write the current disagreements of an adapter as its known-failure list")
+    kn.add_argument("--adapter", required=True, help="adapter name or package.module:object")
+    kn.add_argument("--report", required=True, help="a JSONL report of a run of that adapter")
+    kn.add_argument("--known-dir", help="where the lists live (default: adapters/known_failures)")
+    kn.add_argument("--write", action="store_true", help="write the list (default: print it)")
+    kn.set_defaults(fn=cmd_known)
 
     k = sub.add_parser("check", help="lint the golden files and re-derive every expected value")
     k.add_argument("files", nargs="*")

@@ -84,3 +84,70 @@ def describe(found: list[dict]) -> str:
     alts = ["; ".join(f"{k}={v}" for k, v in f.items()) for f in found[:4]]
     more = f" (+{len(found) - 4} more)" if len(found) > 4 else ""
     return "reproduced by " + " | ".join(alts) + more
+
+
+# ------------------------------------------------------- arithmetic signatures
+
+FLOAT_MIN = 2.2250738585072014e-308   # sys.float_info.min
+
+
+def _float32(x: float) -> float:
+    import struct
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return x
+
+
+def arithmetic_signatures(library_value, exact, stats: Mapping | None = None) -> list[str]:
+    """Recognise the usual fingerprints of a library's arithmetic in a disagreement:
+    float32 rounding, percent or fraction scale, a sys.float_info.min sentinel (or a
+    power of it) where the value is 0, a small epsilon added somewhere, an integer
+    where a rate was due. Each hit is one sentence; [] when none applies."""
+    import math
+    from fractions import Fraction
+    from oracle.exact import Undefined, interval, is_structured, to_float
+    if is_structured(exact) or isinstance(exact, Undefined) or isinstance(library_value, bool) \
+            or not isinstance(library_value, (int, float)):
+        return []
+    v = float(library_value)
+    if math.isnan(v) or math.isinf(v):
+        return []
+    out = []
+    x = to_float(exact)
+    if x != 0 and v != x:
+        if _float32(x) == v or (abs(v - x) <= abs(x) * 2.0 ** -23 and _float32(v) == v):
+            out.append("float32 arithmetic: the library's value is the exact value rounded to single precision")
+        if math.isclose(v, 100 * x, rel_tol=1e-12):
+            out.append("percent scale: the library's value is 100 times the exact value")
+        elif math.isclose(v * 100, x, rel_tol=1e-12):
+            out.append("fraction scale: the library's value is the exact value divided by 100")
+        rel = abs(v - x) / abs(x)
+        if 1e-15 < rel < 1e-6 and not out:
+            out.append(f"a small epsilon: the library is off by a relative {rel:.1e}, the fingerprint of a "
+                       "tiny constant added to counts or denominators (e.g. 1e-9, 1e-15)")
+    if x == 0 and 0 < v < 1e-30:
+        ratio = math.log(v) / math.log(FLOAT_MIN)
+        q = Fraction(ratio).limit_denominator(16)
+        if abs(float(q) - ratio) < 1e-9:
+            power = "" if q == 1 else f"**({q})"
+            out.append(f"a sentinel: sys.float_info.min{power} = {v!r} where the exact value is 0 "
+                       "(a zero replaced by the smallest float before a log or a geometric mean)")
+        else:
+            out.append(f"a tiny positive value {v!r} where the exact value is 0 (an underflowing sentinel)")
+    if float(v).is_integer() and x != v and not float(x).is_integer():
+        named = [k for k, s in (stats or {}).items() if isinstance(s, int) and s == int(v)]
+        which = f" (equal to the statistic {', '.join(named)})" if named else ""
+        out.append(f"an integer {int(v)} where a rate was due{which}")
+    return out
+
+
+def explanation(found: list[dict], library_value, exact, stats: Mapping | None = None) -> str:
+    """The knob settings that reproduce the library's value and, when none does, the
+    arithmetic fingerprints recognised in the difference."""
+    text = describe(found)
+    if not found:
+        sigs = arithmetic_signatures(library_value, exact, stats)
+        if sigs:
+            text += "; recognised: " + "; ".join(sigs)
+    return text

@@ -13,7 +13,7 @@ import json
 from oracle.exact import Undefined, digits, digits_json, exact_json, exact_str, is_structured
 from oracle.registry import get_metric
 
-from .explain import describe, explain
+from .explain import explain, explanation
 from .protocol import Configured, Skip, Unsupported
 
 
@@ -86,5 +86,6 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
     found: list = []
     if explain_it and not cmp.agrees and isinstance(out.value, (int, float)):
         found = explain(metric, settings, inputs, out.value, tol)
-    expl = describe(found) if not cmp.agrees else "the value agrees but a sufficient statistic differs"
+    expl = (explanation(found, out.value, result.value, result.stats) if not cmp.agrees
+            else "the value agrees but a sufficient statistic differs")
     return Verdict("disagree", exact_text, dig, lib_value, cmp, stat_diff, expl, found, oracle_result=result)

@@ -14,6 +14,18 @@ from pathlib import Path
 from typing import Mapping
 
 KNOWN_DIR = Path(__file__).resolve().parent.parent / "adapters" / "known_failures"
+_override: Path | None = None
+
+
+def set_directory(path) -> None:
+    """Read and write known-failure lists in ``path`` instead of adapters/known_failures
+    (the CLI's --known-dir: a user's own lists for their own adapters)."""
+    global _override
+    _override = Path(path) if path else None
+
+
+def directory() -> Path:
+    return _override or KNOWN_DIR
 
 
 @dataclass
@@ -32,6 +44,7 @@ class KnownFailure:
     classifier: str | None = None
     cases: list = field(default_factory=list)
     upstream: str | None = None
+    property: str | None = None   # a baseline entry: this property template is known to fail
 
     def to_json(self) -> dict:
         d = {"id": self.id, "metric": self.metric, "kind": self.kind, "title": self.title,
@@ -43,6 +56,8 @@ class KnownFailure:
             d["classifier"] = self.classifier
         if self.cases:
             d["cases"] = self.cases
+        if self.property:
+            d["property"] = self.property
         d["upstream"] = self.upstream
         return d
 
@@ -74,12 +89,12 @@ def _json_number(v):
     return v
 
 
-def known_path(adapter: str, directory: Path | None = None) -> Path:
-    return (directory or KNOWN_DIR) / f"{adapter}.json"
+def known_path(adapter: str, where: Path | None = None) -> Path:
+    return (where or directory()) / f"{adapter}.json"
 
 
-def load_known(adapter: str, directory: Path | None = None) -> list[KnownFailure]:
-    path = known_path(adapter, directory)
+def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
+    path = known_path(adapter, where)
     if not path.exists():
         return []
     with open(path, encoding="utf-8") as f:
@@ -92,7 +107,7 @@ def load_known(adapter: str, directory: Path | None = None) -> list[KnownFailure
                 conventions=e.get("conventions", {}), inputs=e["inputs"], exact=e["exact"],
                 library_value=_number(e.get("library_value")), explanation=e.get("explanation", ""),
                 knobs=e.get("knobs", {}), classifier=e.get("classifier"), cases=e.get("cases", []),
-                upstream=e.get("upstream")))
+                upstream=e.get("upstream"), property=e.get("property")))
         except KeyError as k:
             raise ValueError(f"{path}: entries[{i}] lacks {k}") from None
     return out
@@ -105,6 +120,23 @@ class KnownIndex:
         self.adapter = adapter
         self.entries = entries
         self.classifiers = adapter.defect_classifiers() if hasattr(adapter, "defect_classifiers") else {}
+
+    def _settings_of(self, e: KnownFailure) -> dict:
+        from oracle.registry import get_metric
+        try:
+            return get_metric(e.metric).settings({**getattr(self.adapter, "profiles", {}).get(e.metric, {}),
+                                                  **e.conventions})
+        except Exception:
+            return {}
+
+    def baseline_for(self, metric: str, prop: str, settings: Mapping) -> KnownFailure | None:
+        """A baseline entry (written by `known --write`) saying that this property
+        template, under these settings, is known to fail."""
+        for e in self.entries:
+            if e.metric == metric and e.property == prop and not e.classifier \
+                    and self._settings_of(e) == dict(settings):
+                return e
+        return None
 
     def has_conventions(self, metric: str) -> bool:
         return any(e.metric == metric and e.kind == "convention" for e in self.entries)
@@ -121,10 +153,15 @@ class KnownIndex:
 
         A convention entry matches when one of the knob settings that reproduce the
         library's value (``reproducing``) equals the entry's knobs; a defect entry
-        matches when its classifier says the defect applies to this input."""
+        matches when its classifier says the defect applies to this input; an entry
+        without a classifier matches its own recorded input under its own settings
+        (what `metric-conformance known --write` records; derandomized property runs
+        find the same minimal input again)."""
         for e in self.entries:
             if e.metric != metric:
                 continue
+            if not e.classifier and e.inputs == inputs and self._settings_of(e) == dict(settings):
+                return e
             if e.kind == "convention" and reproducing:
                 if any(r == e.knobs for r in reproducing):
                     return e
@@ -140,8 +177,8 @@ class KnownIndex:
 
 
 def write_known(adapter_name: str, library: str, version: str, entries: list[KnownFailure],
-                directory: Path | None = None) -> Path:
-    path = known_path(adapter_name, directory)
+                where: Path | None = None) -> Path:
+    path = known_path(adapter_name, where)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {"adapter": adapter_name, "library": library, "version": version,
             "entries": [e.to_json() for e in entries]}

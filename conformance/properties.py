@@ -27,7 +27,7 @@ from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
-from .explain import describe, explain
+from .explain import explain, explanation
 from .judge import judge
 from .plans import plan_for
 from .protocol import Skip, Unsupported
@@ -235,9 +235,16 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     except Finding as f:
         for k, v in f.fields.items():
             setattr(r, k, v)
+        base_entry = known.baseline_for(metric, prop, settings)
+        if base_entry is not None:
+            r.outcome, r.known_failure, r.known_title = "known-failure", base_entry.id, base_entry.title
         if prop.startswith("oracle-equal") and _numeric(r.library_value):
             r.reproducing_knobs = explain(metric, settings, r.inputs, r.library_value, tol)
-            r.explanation = describe(r.reproducing_knobs)
+            try:
+                res = m.compute(r.inputs, settings)
+                r.explanation = explanation(r.reproducing_knobs, r.library_value, res.value, res.stats)
+            except Exception:
+                r.explanation = explanation(r.reproducing_knobs, r.library_value, None)
         r.reproduce = reproduce_command(adapter.name, metric, r.conventions, f.fields.get("inputs"))
     except Unsatisfiable:
         r.outcome, r.message = "skipped", "no generated input was accepted by the library and the oracle"

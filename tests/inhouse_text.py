@@ -7,6 +7,7 @@ classic mistake: n-gram matches are not clipped by the reference counts (it
 guards empty inputs, so that missing clipping is its only defect).
 """
 import math
+import os
 from collections import Counter
 
 from conformance.functions import implementation
@@ -51,4 +52,5 @@ def bleu2_without_clipping(inputs):
     if len(inputs["hypotheses"]) != 1 or len(inputs["references"][0]) != 1:
         from conformance.protocol import Skip
         raise Skip("one hypothesis against one reference only")
-    return _bleu2(inputs, clip=False, guard=True)
+    # INHOUSE_FIXED=1 plays "the next release", which adds clipping (for the CI-regression tests)
+    return _bleu2(inputs, clip=os.environ.get("INHOUSE_FIXED") == "1", guard=True)
