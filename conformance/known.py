@@ -148,7 +148,7 @@ class KnownIndex:
         return None
 
     def recognise(self, metric: str, settings: Mapping, inputs: Mapping,
-                  reproducing: list[dict] | None) -> KnownFailure | None:
+                  reproducing: list[dict] | None, check=None) -> KnownFailure | None:
         """The known failure that explains this disagreement, if any.
 
         A convention entry matches when one of the knob settings that reproduce the
@@ -164,6 +164,10 @@ class KnownIndex:
                 return e
             if e.kind == "convention" and reproducing:
                 if any(r == e.knobs for r in reproducing):
+                    return e
+            elif e.kind == "convention" and check is not None and e.knobs:
+                # without a full explanation search: does this entry's knob setting reproduce it?
+                if check(e.knobs):
                     return e
             elif e.kind == "defect" and e.classifier:
                 pred = self.classifiers.get(e.classifier)

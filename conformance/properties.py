@@ -27,7 +27,7 @@ from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
-from .explain import explain, explanation
+from .explain import explain, explanation, reproduces
 from .judge import judge
 from .plans import plan_for
 from .protocol import Skip, Unsupported
@@ -140,7 +140,10 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     count = [0]
 
     def known_or_raise(inputs, fields, reproducing=None):
-        kf = known.recognise(metric, settings, inputs, reproducing)
+        lib = fields.get("library_value")
+        check = (lambda knobs: reproduces(metric, {**settings, **knobs}, inputs, lib, tol)) \
+            if _numeric(lib) else None
+        kf = known.recognise(metric, settings, inputs, reproducing, check)
         if kf:
             seen[kf.id] = seen.get(kf.id, 0) + 1
             return
@@ -165,10 +168,9 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 value_bad = v.status == "error" or (v.comparison is not None and not v.comparison.agrees)
                 stat_bad = bool(v.first_differing_statistic)
                 if (base == "oracle-equal" and value_bad) or (base == "statistics" and stat_bad):
-                    # explaining is a search: during shrinking, only when a convention entry could match
-                    found = explain(metric, settings, inputs, v.library_value, tol) \
-                        if base == "oracle-equal" and _numeric(v.library_value) \
-                        and known.has_conventions(metric) else None
+                    # explaining is a search: during shrinking, convention entries are checked
+                    # one by one instead (known_or_raise); the search runs once on the final input
+                    found = None
                     known_or_raise(inputs, {
                         "exact": v.exact, "digits": v.digits, "library_value": v.library_value,
                         "comparison": v.comparison.to_json() if v.comparison else {},
@@ -198,7 +200,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                     if not ok or (upper is not None and Fraction(x) > upper and not compare(x, upper, tol).agrees):
                         bad = x
                         break
-                if bad is not None or not _numeric(value):
+                if value is not None and (bad is not None or not _numeric(value)):
                     known_or_raise(inputs, {"library_value": value,
                                             "message": f"value {value!r} outside [{plan.lower(settings)}, {upper}]",
                                             "outcome": "fail"})

@@ -15,6 +15,8 @@ PLAIN_WORDS = ("the", "cat", "sat", "on", "mat", "a", "dog", "ran", "home", "bud
 TRICKY_WORDS = ("don't", "U.S.", "3.5", "1,000", "-", "(x)", "end.", "well,", "e-mail", "&amp;", "Cat", "THE",
                 "a-b", "9-", "$5", "\"q\"", "n't", "café", "x/y")
 
+UNSEEN_WORDS = ("zebra", "quartz", "ufo")   # in no vocabulary above: a hypothesis of these matches nothing
+
 words = st.sampled_from(PLAIN_WORDS)
 tricky_words = st.sampled_from(PLAIN_WORDS + TRICKY_WORDS)
 
@@ -51,7 +53,11 @@ def bleu_segment(draw, word=words, max_refs: int = 3, max_len: int = 9, min_len:
     n_refs = draw(st.integers(1, max_refs))
     refs = [draw(token_lists(word, min_size=max(min_len, 1), max_size=max_len)) for _ in range(n_refs)]
     base = refs[draw(st.integers(0, n_refs - 1))]
-    hyp = draw(edited(base, word))
+    if draw(st.integers(0, 9)) == 0:
+        # now and then a hypothesis sharing no word with its references (the zero-match branch)
+        hyp = draw(token_lists(st.sampled_from(UNSEEN_WORDS), min_size=0, max_size=max_len))
+    else:
+        hyp = draw(edited(base, word))
     if len(hyp) < min_len:
         hyp = hyp + base[: min_len - len(hyp)]
     return " ".join(hyp), [" ".join(r) for r in refs]
