@@ -219,8 +219,111 @@ def _import_time(repeat: int) -> dict:
             "median_s": {"oracle": statistics.median(times)}, "ratios": {}, "target": "< 0.1 s"}
 
 
+def coco_like(n_images: int = 5000, n_refs: int = 5, seed: int = 2015) -> dict:
+    """5,000 images with 5 references each (the COCO Karpathy test split's size), captions of
+    about 10 tokens drawn from a Zipf vocabulary (3,000 words, P(rank r) proportional to 1/r,
+    so the commonest word is about 12% of tokens, as "a" is in COCO captions); each image's
+    references are a base caption with 0-4 words replaced, and its candidate is one of them
+    after round(0.3 * length) random substitutions, deletions and insertions."""
+    rng = random.Random(seed)
+    vocab = _vocabulary(rng, 3000)[:3000]
+    rng.shuffle(vocab)
+    cum, acc = [], 0.0
+    for r in range(len(vocab)):
+        acc += 1.0 / (r + 1)
+        cum.append(acc)
+
+    def words(k: int) -> list[str]:
+        return rng.choices(vocab, cum_weights=cum, k=k)
+
+    cands, refs = [], []
+    for _ in range(n_images):
+        length = max(4, round(rng.gauss(10, 2.5)))
+        base = words(length)
+        rs = []
+        for _ in range(n_refs):
+            r = list(base)
+            for w in words(rng.randint(0, 4)):
+                r[rng.randrange(len(r))] = w
+            rs.append(r)
+        c = list(rng.choice(rs))
+        for _ in range(round(0.3 * len(c))):
+            op = rng.random()
+            i = rng.randrange(len(c))
+            if op < 0.5:
+                c[i] = words(1)[0]
+            elif op < 0.75 and len(c) > 1:
+                del c[i]
+            else:
+                c.insert(i, words(1)[0])
+        cands.append(" ".join(c))
+        refs.append([" ".join(r) for r in rs])
+    return {"candidates": cands, "references": refs}
+
+
+def _cider_workloads() -> list[Workload]:
+    from oracle.exact import digits
+    from oracle.registry import get_metric
+    try:
+        from pycocoevalcap.cider.cider import Cider
+    except ImportError:
+        Cider = None
+    cider_d = get_metric("cider_d")
+
+    def oracle_cider_d(d):
+        value = cider_d.compute(d, {}).value
+        return value, digits(value, 30)
+
+    peers, pairs, missing = {}, {"oracle cider_d (exact + 30 digits)": []}, []
+    if Cider:
+        def coco(d):
+            gts = {i: rs for i, rs in enumerate(d["references"])}
+            res = {i: [c] for i, c in enumerate(d["candidates"])}
+            return Cider().compute_score(gts, res)[0]
+        peers["pycocoevalcap Cider"] = coco
+        pairs["oracle cider_d (exact + 30 digits)"].append("pycocoevalcap Cider")
+    else:
+        missing.append("pycocoevalcap")
+    return [Workload("cider-d-coco", "CIDEr-D, 5,000 images x 5 references of about 10 tokens (COCO Karpathy "
+                     "test size), candidates edited from a reference", coco_like,
+                     {"oracle cider_d (exact + 30 digits)": oracle_cider_d}, peers, pairs, missing)]
+
+
+def _audit_workloads() -> list[Workload]:
+    """`metric-conformance audit` of one corpus figure over the metric's whole knob space
+    (conformance.audit.SPACES) on full-size test sets; the target is under a minute each."""
+    from conformance.audit import Claim, audit, parse_figure
+
+    def msmarco_like(n_queries: int = 6980, depth: int = 1000, seed: int = 6980) -> dict:
+        """6,980 queries (MS MARCO dev) x 1,000 retrieved passages with float scores; one or two
+        judged relevant passages per query (grades 1-3), a third of them not retrieved."""
+        rng = random.Random(seed)
+        pool = [f"D{i}" for i in range(200000)]
+        qrels, run = {}, {}
+        for qi in range(n_queries):
+            docs = rng.sample(pool, depth)
+            rel = {d: rng.choice((1, 1, 2, 3)) for d in rng.sample(docs, rng.choice((1, 1, 1, 2)))}
+            if rng.random() < 0.3:
+                rel[rng.choice(pool)] = 1
+            qrels[f"Q{qi}"] = rel
+            run[f"Q{qi}"] = {d: rng.random() * 10 + (3 * rng.random() if d in rel else 0) for d in docs}
+        return {"qrels": qrels, "run": run}
+
+    def claim(text, metric, fixed, scale):
+        return lambda d: audit(Claim(text, parse_figure(text), metric, fixed, {}, d, scale=scale)).verdict
+
+    return [
+        Workload("audit-bleu-newstest", "audit 'BLEU 27.3' over 1,024 BLEU settings, 3,003 segments",
+                 newstest_like, {"oracle audit": claim("BLEU 27.3", "bleu", {}, 100)}, {}),
+        Workload("audit-wer-librispeech", "audit 'WER 4.2%' over 96 WER settings, 2,620 utterances",
+                 librispeech_like, {"oracle audit": claim("WER 4.2%", "wer", {}, 100)}, {}),
+        Workload("audit-ndcg-msmarco", "audit 'nDCG@10 .3140' over 1,440 NDCG settings, 6,980 queries x 1,000",
+                 msmarco_like, {"oracle audit": claim("nDCG@10 .3140", "ndcg", {"k": "10"}, 1)}, {}),
+    ]
+
+
 def workloads() -> list[Workload]:
-    return _bleu_workloads() + _wer_workloads()
+    return _bleu_workloads() + _wer_workloads() + _cider_workloads() + _audit_workloads()
 
 
 def measure(w: Workload, repeat: int, log=print) -> dict:

@@ -341,6 +341,11 @@ def cmd_bench(args) -> int:
     return bench_main(args)
 
 
+def cmd_audit(args) -> int:
+    from .audit import main as audit_main
+    return audit_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="metric-conformance", description=(
         "The referee for ML evaluation metrics: exact oracle values, golden cases, and "
@@ -409,6 +414,13 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--workload", action="append", help="only these workloads")
     b.add_argument("--output", help="write the results as JSON")
     b.set_defaults(fn=cmd_bench)
+
+    au = sub.add_parser("audit", help="which convention settings reproduce a published figure")
+    au.add_argument("claim", nargs="*", help="FIGURE key=value ..., e.g. 'WER 4.2%%' hyp=h.txt ref=r.txt")
+    au.add_argument("--claims", action="append", help="a claims file, one claim per line (repeatable)")
+    au.add_argument("--json", action="store_true", help="JSON lines: one object per claim with every setting")
+    au.add_argument("--all", action="store_true", help="list every setting searched, not only the reproducing ones")
+    au.set_defaults(fn=cmd_audit)
     return p
 
 
