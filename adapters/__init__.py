@@ -16,6 +16,8 @@ BUILTIN = {
     "sklearn": "adapters.sklearn:SKLearn",
     "jiwer": "adapters.jiwer:JiWER",
     "seqeval": "adapters.seqeval:SeqEval",
+    "ranx": "adapters.ranx:Ranx",
+    "pytrec_eval": "adapters.pytrec_eval:PyTrecEval",
     "pycocoevalcap": "adapters.pycocoevalcap:PyCocoEvalCap",
 }
 
