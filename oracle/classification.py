@@ -92,6 +92,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -204,7 +205,14 @@ def _read(inputs, settings: dict):
         xs = inputs[name]
         if not isinstance(xs, (list, tuple)):
             raise InputError(f"{name}: expected a list of labels, got {type(xs).__name__}", item=name)
-        lists[name] = [kind.check(_label(x, f"{name}[{i}]"), f"{name}[{i}]") for i, x in enumerate(xs)]
+        seen = set(map(type, xs))
+        if seen <= {int} and kind.kind in (None, int) or seen <= {str} and kind.kind in (None, str):
+            # plain ints (never bools) or plain strings: every item is already a valid label of one kind
+            if seen:
+                kind.kind = seen.pop()
+            lists[name] = list(xs)
+        else:
+            lists[name] = [kind.check(_label(x, f"{name}[{i}]"), f"{name}[{i}]") for i, x in enumerate(xs)]
     y_true, y_pred = lists["y_true"], lists["y_pred"]
     if len(y_true) != len(y_pred):
         raise InputError(f"y_pred: {len(y_pred)} items but y_true has {len(y_true)}", item="y_pred")
@@ -245,7 +253,8 @@ class Tally:
         return self.outside == 0 or self.n == sum(sum(r) for r in self.matrix)
 
     def stats(self) -> dict:
-        return {"labels": list(self.classes), "matrix": [list(r) for r in self.matrix], "n": self.n,
+        # a tally is built for one result and then dropped, so its (K x K) matrix is handed over, not copied
+        return {"labels": list(self.classes), "matrix": self.matrix, "n": self.n,
                 "outside": self.outside, "tp": list(self.tp), "fp": list(self.fp), "fn": list(self.fn),
                 "support": list(self.support)}
 
@@ -267,23 +276,25 @@ def tally(inputs, settings: dict) -> tuple[Tally, object]:
     support, predicted = [0] * k, [0] * k
     n = outside = 0
     policy = settings.get("outside", "error")
-    for i, (t, p) in enumerate(zip(y_true, y_pred)):
+    for (t, p), count in Counter(zip(y_true, y_pred)).items():
         ti, pi = index.get(t), index.get(p)
         if ti is None or pi is None:
             if policy == "error":
-                name, x = ("y_true", t) if ti is None else ("y_pred", p)
+                i = next(i for i, (t, p) in enumerate(zip(y_true, y_pred)) if t not in index or p not in index)
+                t, p = y_true[i], y_pred[i]
+                name, x = ("y_true", t) if t not in index else ("y_pred", p)
                 raise InputError(f"{name}[{i}]: label {x!r} is not among the declared labels {classes!r} "
                                  f"(outside=drop or keep to accept it)", item=f"{name}[{i}]")
-            outside += 1
+            outside += count
             if policy == "drop":
                 continue
-        n += 1
+        n += count
         if ti is not None:
-            support[ti] += 1
+            support[ti] += count
         if pi is not None:
-            predicted[pi] += 1
+            predicted[pi] += count
         if ti is not None and pi is not None:
-            matrix[ti][pi] += 1
+            matrix[ti][pi] += count
     tp = [matrix[j][j] for j in range(k)]
     return Tally(list(classes), matrix, n, outside, tp, [predicted[j] - tp[j] for j in range(k)],
                  [support[j] - tp[j] for j in range(k)], support), pos_label
@@ -390,7 +401,7 @@ def compute_confusion_matrix(inputs, settings: dict) -> Result:
     """C[i][j] = #{samples with true label c_i and predicted label c_j}, counted pair by pair
     (document 003: cm[label, pred] += 1 per pair; sklearn confusion_matrix)."""
     t, _ = tally(inputs, settings)
-    return Result([list(r) for r in t.matrix], stats=t.stats(), parts={"labels": list(t.classes)})
+    return Result(t.matrix, stats=t.stats(), parts={"labels": list(t.classes)})
 
 
 def compute_accuracy(inputs, settings: dict) -> Result:

@@ -59,7 +59,9 @@ from __future__ import annotations
 
 import heapq
 import math
+import operator
 from fractions import Fraction
+from itertools import repeat
 from math import comb
 
 from .conventions import InputError, Knob, Metric, Result
@@ -105,6 +107,17 @@ def _number(x, where: str):
     raise InputError(f"{where}: expected a number, got {type(x).__name__}", item=where)
 
 
+def _plain_finite(row) -> bool:
+    """True when every item is a plain float or int (no bool) and none is NaN or infinite
+    (their sum is then finite; an overflowing sum only sends the row to the item-by-item check)."""
+    if not set(map(type, row)) <= {float, int}:
+        return False
+    try:
+        return math.isfinite(sum(row))
+    except OverflowError:
+        return False
+
+
 def _read(inputs) -> tuple[list, list | None]:
     if not isinstance(inputs, dict):
         raise InputError(f"inputs: expected an object with similarity (and matches), got {type(inputs).__name__}")
@@ -131,7 +144,10 @@ def _read(inputs) -> tuple[list, list | None]:
         elif len(row) != width:
             raise InputError(f"similarity[{i}]: {len(row)} columns, but row 0 has {width} (ragged matrix)",
                              item=f"similarity[{i}]")
-        rows.append([_number(x, f"similarity[{i}][{j}]") for j, x in enumerate(row)])
+        if _plain_finite(row):
+            rows.append(list(row))
+        else:
+            rows.append([_number(x, f"similarity[{i}][{j}]") for j, x in enumerate(row)])
     matches = inputs.get("matches")
     n_img, n_txt = len(rows), (width or 0)
     if matches is None:
@@ -193,12 +209,8 @@ def tie_counts(scores: list, correct: list) -> tuple[int, int, int]:
     """(a, t, c): candidates above the best correct score, candidates equal to it,
     correct candidates equal to it."""
     best = max(scores[j] for j in correct)
-    above = tied = 0
-    for s in scores:
-        if s > best:
-            above += 1
-        elif s == best:
-            tied += 1
+    above = int(sum(map(operator.lt, repeat(best), scores)))  # int(): a NumPy float subclass compares to np.bool_
+    tied = int(sum(map(operator.eq, repeat(best), scores)))
     cset = set(correct)
     tied_correct = sum(1 for j in cset if scores[j] == best)
     return above, tied, tied_correct
@@ -241,7 +253,8 @@ def compute_recall_at_k(inputs, settings: dict) -> Result:
             hits.append(pes[-1])
         else:
             hits.append(Fraction(int(_index_order_rank(scores, correct) <= k)))
-        order = heapq.nsmallest(k, range(len(scores)), key=lambda j: (-scores[j], j))
+        # decreasing score, ties in increasing index: nlargest is sorted(..., reverse=True)[:k], a stable sort
+        order = heapq.nlargest(k, range(len(scores)), key=scores.__getitem__)
         top.append([[j, Fraction(scores[j])] for j in order])
     if not hits:
         empty = Undefined("no queries")
