@@ -76,6 +76,9 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
     except Exception as e:  # the library raised
         tb = traceback.format_exception_only(type(e), e)[-1].strip()
         return Verdict("error", exact_text, dig, library_value=f"raised {tb}",
+                       explanation=f"the library raised {type(e).__name__} on an input the oracle defines "
+                                   f"({exact_text if len(exact_text) < 80 else exact_text[:77] + '...'}): "
+                                   "no knob setting explains a crash, a defect",
                        message=tb, oracle_result=result)
     tol = adapter.tolerance(metric)
     cmp = compare_value(out.value, result.value, tol)

@@ -183,6 +183,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             value, err = _call(adapter, configured, inputs)
             if err:
                 known_or_raise(inputs, {"library_value": f"raised {err}", "message": f"the library raised {err}",
+                                        "explanation": "the library raised on an input the oracle defines: "
+                                                       "no knob setting explains a crash, a defect",
                                         "outcome": "error"})
                 return
             if base == "bounds":
@@ -237,9 +239,12 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     except Finding as f:
         for k, v in f.fields.items():
             setattr(r, k, v)
+        if not r.explanation:
+            r.explanation = f"{r.message}: no knob setting makes the definition behave so, a defect"
         base_entry = known.baseline_for(metric, prop, settings)
         if base_entry is not None:
             r.outcome, r.known_failure, r.known_title = "known-failure", base_entry.id, base_entry.title
+            r.explanation = r.explanation or base_entry.explanation
         if prop.startswith("oracle-equal") and _numeric(r.library_value):
             r.reproducing_knobs = explain(metric, settings, r.inputs, r.library_value, tol)
             try:

@@ -76,6 +76,7 @@ def run_case(adapter, case: Case, known: KnownIndex) -> Record:
         kf = known.for_case(case.id, case.metric) or known.recognise(case.metric, settings, case.inputs, v.reproducing)
         if kf:
             r.outcome, r.known_failure, r.known_title = "known-failure", kf.id, kf.title
+            r.explanation = r.explanation or kf.explanation
         else:
             r.outcome = "fail" if v.status == "disagree" else "error"
     return r
@@ -109,6 +110,7 @@ def run_known_entry(adapter, entry) -> Record:
     _fill_from_verdict(r, v)
     if v.status in ("disagree", "error"):
         r.outcome = "known-failure"
+        r.explanation = r.explanation or entry.explanation
         if not _same_exact(v.exact, entry.exact):
             r.outcome, r.message = "fail", f"the oracle's value changed: recorded {entry.exact}, now {v.exact}"
         elif repr(v.library_value) != repr(entry.library_value) and not _same_float(v.library_value, entry.library_value):
