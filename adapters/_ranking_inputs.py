@@ -1,0 +1,68 @@
+"""The ranking metrics' inputs as float-scored dictionaries, for ranx and pytrec_eval.
+
+Both libraries take ``{query: {doc: score}}`` with float scores and
+``{query: {doc: int grade}}``. A score is passed as the double nearest to its
+exact value (``float(Fraction(s))``: exact for ints below 2**53, floats and
+dyadic decimals such as "2.25"). Two things cannot be passed and raise
+``Skip``: two distinct exact scores of one query that round to the same
+double (the adapter would create a tie the input does not have), a score
+beyond the double range; and a list-form ranking that names a document twice
+(a dictionary cannot hold it).
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from conformance.protocol import Skip
+
+
+def exact_score(s) -> Fraction:
+    if isinstance(s, str):
+        return Fraction(s.strip())
+    if isinstance(s, Decimal):
+        return Fraction(s)
+    return Fraction(s)
+
+
+def float_ranking(q, ranking) -> dict:
+    """{doc: float} of one query's ranking, in input order."""
+    if isinstance(ranking, dict):
+        pairs = list(ranking.items())
+    else:
+        pairs = [tuple(p) for p in ranking]
+        seen = set()
+        for i, (d, _) in enumerate(pairs):
+            if d in seen:
+                raise Skip(f"run[{q!r}][{i}]: document {d!r} is listed twice; the library takes "
+                           "{doc: score} and cannot receive a duplicate")
+            seen.add(d)
+    if all(type(s) is float for _, s in pairs):
+        return dict(pairs)
+    out, exact_of = {}, {}
+    for d, s in pairs:
+        x = Fraction(s) if type(s) is float else exact_score(s)
+        try:
+            f = s if type(s) is float else float(x)
+        except OverflowError:
+            raise Skip(f"run[{q!r}][{d!r}]: score {s!r} is beyond the double range") from None
+        prev = exact_of.setdefault(f, x)
+        if prev != x:
+            raise Skip(f"run[{q!r}][{d!r}]: score {s!r} and another score of the query, {prev}, "
+                       f"round to the same double {f!r}")
+        out[d] = f
+    return out
+
+
+def float_run(inputs) -> dict:
+    return {q: float_ranking(q, r) for q, r in inputs["run"].items()}
+
+
+def int_qrels(inputs) -> dict:
+    return {q: {d: int(g) for d, g in judged.items()} for q, judged in inputs["qrels"].items()}
+
+
+def cut(settings) -> int | None:
+    """The cutoff as an int, or None for the whole ranking."""
+    k = settings.get("k", "none")
+    return None if k == "none" else int(k)

@@ -1,0 +1,228 @@
+"""pytrec_eval (pytrec-eval-terrier, the trec_eval 9 measures as Python bindings):
+``RelevanceEvaluator(qrels, measures, relevance_level=...).evaluate(run)``.
+
+| metric | trec_eval measure (per-query key) |
+| --- | --- |
+| ``hit_rate`` | ``success.K`` (``success_K``); k=none: ``success.N``, N the longest ranking |
+| ``reciprocal_rank`` | ``recip_rank`` (no cutoff in trec_eval: k=none only) |
+| ``precision_at_k`` | ``P.K`` (``P_K``); k=none: ``set_P`` |
+| ``recall_at_k`` | ``recall.K`` (``recall_K``); k=none: ``set_recall`` |
+| ``average_precision`` | ``map``; ``map_cut.K`` (``map_cut_K``) |
+| ``r_precision`` | ``Rprec`` |
+| ``ndcg`` | ``ndcg``; ``ndcg_cut.K`` (``ndcg_cut_K``) |
+
+``threshold`` is ``relevance_level`` (trec_eval -l). pytrec_eval returns one
+dict of measures per query and no mean; the value here is the mean as
+trec_eval's summary line computes it: the per-query values added in double,
+in query-id order (strcmp order, which is Python's str order), by
+``te_acc_meas_s`` (meas_acc.c), then divided by the number of evaluated
+queries (``te_calc_avg_meas_s``, meas_avg.c; ``num_q_rels`` under -c). The
+evaluated queries are those of the run that have judgments
+(``RelevanceEvaluator_evaluate`` in src/pytrec_eval.cpp skips a run query
+"not found in relevance judgments"): ``queries=both``. The per-query values
+are returned as ``raw``.
+
+Profile (trec_eval's definitions): ``ties=trec_eval`` (``comp_sim_docno`` in
+form_res_rels.c re-sorts every ranking by score descending, then docno
+descending), ``gain=linear`` with ``threshold_gains=yes`` (m_ndcg.c takes the
+grade as gain whatever -l says), ``negative=zero`` (a negative grade is
+RELVALUE_UNJUDGED), ``ideal=judged``, ``precision_denominator=k`` (m_P.c),
+``ap_denominator=relevant`` (m_map.c, m_map_cut.c), ``no_relevant=zero`` (a
+query whose judgments are all below the level scores 0 and is averaged),
+``missing=skip`` with ``queries=both`` (pytrec_eval sets
+``average_complete_flag = 0``: there is no -c).
+
+Offered besides: ``missing=zero`` with ``queries=qrels``, trec_eval's -c: the
+adapter gives the library an empty ranking ``{}`` for every judged query the
+run lacks, which trec_eval evaluates to 0 for every measure, and divides by
+the number of judged queries, as ``te_calc_avg_meas_s`` does under -c. (The
+four combinations of ``queries`` in {qrels, both} and ``missing`` are offered:
+``queries=both`` leaves no averaged query missing, and ``queries=qrels`` with
+``missing=skip`` averages the intersection.) ``k`` is any cutoff (a
+parameter of the measure), ``threshold`` any level. ``duplicates``: a dict
+cannot repeat a document; a list-form ranking that does is skipped.
+
+Scores are passed as doubles (``_ranking_inputs``), but trec_eval keeps a
+score in ``TEXT_RESULTS.sim``, a C ``float`` (trec_format.h), and
+``ResultRankingBuilder::ProcessQueryDocumentPair`` stores the double there:
+distinct doubles that round to one float32 tie (known failure
+``float32-scores``).
+
+With no evaluated query there is no mean and the adapter returns no value
+(trec_eval's summary would print 0: ``te_calc_avg_meas_s`` skips the
+division; pytrec_eval's own ``compute_aggregated_measure`` gives
+``np.mean([])``, NaN).
+
+A query whose judgments are all negative is skipped for ``ndcg``: form_res_rels.c
+finds ``max_rel < 0``, so its loop over the levels ``0..max_rel`` never sets
+``num_rel_levels`` and ``rel_levels`` is a zero-length reuse of the previous
+buffer; m_ndcg.c builds the ideal ranking from those stale counts, which after
+an earlier ``evaluate`` point to freed memory (seen: a loop that did not end
+within minutes, depending on the heap). The value would be 0 either way (no
+positive gain, DCG 0), so nothing is hidden but the hang.
+
+Not recorded as a known failure because it depends on the process's history,
+not on the input: ``te_form_res_rels`` caches its result under the last query
+id (``static char *current_query = "no query"``, form_res_rels.c) and
+``te_form_res_rels_cleanup``, called at the end of every ``evaluate``, resets
+that id to ``"no_query"`` after freeing the cached lists. So the first query
+of the first ``evaluate`` in a process, if it is called "no query", gets the
+zeroed cache (every measure 0), and the first query of any later
+``evaluate``, if it is called "no_query", gets the previous call's freed
+cache (tests/test_adapters_ranking.py shows both in fresh processes).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
+from oracle.compare import Tolerance
+
+from ._ranking_inputs import cut, exact_score, float_run, int_qrels
+
+_QUERY_CAPS = {"threshold": ANY, "duplicates": ANY, "queries": ("both", "qrels"), "missing": ("skip", "zero")}
+_PROFILE = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "missing": "skip",
+            "duplicates": "error", "queries": "both"}
+
+# trec_eval computes in double: a ratio of counts (one rounding), AP a running sum of
+# precisions over the relevant documents, NDCG sums of gain / log2(rank + 1) with the
+# C library's log (within an ULP) and one division; the mean a sequential sum over the
+# queries and one division. Relative 1e-12 covers thousands of roundings of 2**-53.
+_TOL = Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
+
+class PyTrecEval(Adapter):
+    name = "pytrec_eval"
+    library = "pytrec-eval-terrier"
+    import_name = "pytrec_eval"
+    homepage = "https://github.com/terrierteam/pytrec_eval"
+    issues = "https://github.com/terrierteam/pytrec_eval/issues"
+    capabilities = {
+        "hit_rate": dict(_QUERY_CAPS, k=ANY),
+        "reciprocal_rank": dict(_QUERY_CAPS),
+        "precision_at_k": dict(_QUERY_CAPS, k=ANY),
+        "recall_at_k": dict(_QUERY_CAPS, k=ANY),
+        "average_precision": dict(_QUERY_CAPS, k=ANY),
+        "r_precision": dict(_QUERY_CAPS),
+        "ndcg": dict(_QUERY_CAPS, k=ANY),
+    }
+    profiles = {
+        "hit_rate": dict(_PROFILE, k="5"),
+        "reciprocal_rank": dict(_PROFILE, k="none"),
+        "precision_at_k": dict(_PROFILE, k="5", precision_denominator="k"),
+        "recall_at_k": dict(_PROFILE, k="5"),
+        "average_precision": dict(_PROFILE, k="none", ap_denominator="relevant"),
+        "r_precision": dict(_PROFILE),
+        "ndcg": dict(_PROFILE, k="none", gain="linear", threshold_gains="yes", negative="zero",
+                     ideal="judged"),
+    }
+    tolerances = {m: _TOL for m in capabilities}
+
+    def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        k = cut(settings)
+        if metric == "hit_rate":
+            measure = ("success", k)          # k=None: the longest ranking, set per call
+        elif metric == "reciprocal_rank":
+            measure = ("recip_rank", None)
+        elif metric == "precision_at_k":
+            measure = ("P", k) if k is not None else ("set_P", None)
+        elif metric == "recall_at_k":
+            measure = ("recall", k) if k is not None else ("set_recall", None)
+        elif metric == "average_precision":
+            measure = ("map_cut", k) if k is not None else ("map", None)
+        elif metric == "r_precision":
+            measure = ("Rprec", None)
+        elif metric == "ndcg":
+            measure = ("ndcg_cut", k) if k is not None else ("ndcg", None)
+        else:
+            raise Skip(f"pytrec_eval adapter does not implement {metric}")
+        complete = settings["queries"] == "qrels" and settings["missing"] == "zero"
+        return {"measure": measure, "relevance_level": int(settings["threshold"]), "complete": complete}
+
+    def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        per_query, n = self.per_query(options, inputs)
+        if n == 0:
+            return LibraryOutput(value=None, raw={"per_query": per_query})
+        acc = 0.0
+        for q in sorted(per_query):
+            acc += per_query[q]
+        return LibraryOutput(value=acc / n, raw={"per_query": per_query})
+
+    def per_query(self, options: Mapping, inputs: Mapping) -> tuple[dict, int]:
+        """({query: value} as pytrec_eval returns them, the divisor of the mean)."""
+        import pytrec_eval
+
+        qrels, run = int_qrels(inputs), float_run(inputs)
+        base, k = options["measure"]
+        if base == "success" and k is None:
+            k = max([1] + [len(r) for r in run.values()])
+        measure = base if k is None else f"{base}.{k}"
+        key = base if k is None else f"{base}_{k}"
+        if options["complete"]:
+            for q in qrels:
+                if q not in run:
+                    run[q] = {}
+        if base in ("ndcg", "ndcg_cut"):
+            for q, judged in qrels.items():
+                if judged and q in run and max(judged.values()) < 0:
+                    raise Skip(f"qrels[{q!r}]: every judgment is negative; trec_eval's te_form_res_rels then "
+                               "leaves num_rel_levels and rel_levels from an earlier query (its loop over the "
+                               "levels 0..max_rel never runs), and m_ndcg.c reads them: after an earlier "
+                               "evaluate() freed them, this reads freed memory and can loop for minutes")
+        ev = pytrec_eval.RelevanceEvaluator(qrels, {measure}, relevance_level=options["relevance_level"])
+        out = ev.evaluate(run)
+        per_query = {q: float(m[key]) for q, m in out.items()}
+        # under -c every judged query is in the run now: the evaluated queries are all of them
+        return per_query, len(per_query)
+
+    # ------------------------------------------------------------ known failures
+
+    def defect_classifiers(self) -> dict:
+        return {
+            "float32-scores": _float32_ties,
+            "empty-judgments-dropped": self._empty_judgments,
+        }
+
+    def _empty_judgments(self, metric, settings, inputs) -> bool:
+        """``RelevanceEvaluator.__init__`` (pytrec_eval/__init__.py) drops every query
+        whose judgment dict is empty (the fix of pytrec_eval issue 57: trec_eval's
+        form_res_rels.c reads ``text_qrels[0].rel`` of an empty list), so such a query
+        is not evaluated; the oracle scores it 0 (no relevant document) and averages
+        it. Applies when the averaged set holds a query with empty judgments."""
+        run = inputs["run"]
+        for q, judged in inputs["qrels"].items():
+            if judged:
+                continue
+            if q in run or settings["missing"] == "zero" and settings["queries"] == "qrels":
+                return True
+        return False
+
+
+def _float32_ties(metric, settings, inputs) -> bool:
+    """trec_eval keeps scores as C floats (``float sim`` of TEXT_RESULTS, trec_format.h):
+    two different doubles that round to the same float32 (or both overflow to +-inf)
+    tie, and the tie goes to the larger docno (comp_sim_docno). Applies when, in some
+    query, this float32 order ranks the documents' relevance (or grade, for NDCG)
+    differently from the exact order (score descending, docno descending)."""
+    import numpy as np
+
+    thr = int(settings["threshold"])
+    for q, ranking in inputs["run"].items():
+        try:
+            scores = float_run({"run": {q: ranking}})[q]
+        except Skip:
+            return False
+        judged = inputs["qrels"].get(q, {})
+
+        def worth(d):
+            g = judged.get(d, 0)
+            return max(g, 0) if metric == "ndcg" else g >= thr
+
+        src = ranking if isinstance(ranking, dict) else dict(ranking)
+        exact = sorted(scores, key=lambda d: (exact_score(src[d]), d), reverse=True)
+        with np.errstate(over="ignore"):
+            f32 = {d: float(np.float32(s)) for d, s in scores.items()}
+        single = sorted(scores, key=lambda d: (f32[d], d), reverse=True)
+        if [worth(d) for d in exact] != [worth(d) for d in single]:
+            return True
+    return False
