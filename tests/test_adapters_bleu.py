@@ -15,6 +15,7 @@ from conformance.protocol import Configured, Skip, Unsupported
 from oracle.compare import compare
 from oracle.exact import Undefined, exact_str, parse_exact, same_value
 from oracle.registry import get_metric
+from tests.adapter_helpers import configure as _configure, run as _run  # noqa: E402
 
 KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures"
 
@@ -22,21 +23,6 @@ KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures"
 def _adapter(name):
     pytest.importorskip({"sacrebleu": "sacrebleu", "nltk": "nltk.translate.bleu_score"}[name])
     return load_adapter(name)
-
-
-def _configure(a, metric, conventions):
-    settings = get_metric(metric).settings({**a.profiles[metric], **conventions})
-    cfg = a.configure(metric, settings)
-    assert isinstance(cfg, Configured), getattr(cfg, "reason", cfg)
-    return cfg
-
-
-def _run(a, metric, conventions, inputs):
-    cfg = _configure(a, metric, conventions)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        out = a.run(cfg, inputs)
-    return cfg, out, get_metric(metric).compute(inputs, cfg.settings)
 
 
 # ----------------------------------------------------------------- registry

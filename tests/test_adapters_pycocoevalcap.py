@@ -17,6 +17,7 @@ from conformance.protocol import Configured, Skip, Unsupported  # noqa: E402
 from oracle.compare import compare  # noqa: E402
 from oracle.exact import Undefined, exact_str, parse_exact, same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
+from tests.adapter_helpers import configure as _configure, run as _run  # noqa: E402
 
 KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures" / "pycocoevalcap.json"
 
@@ -24,18 +25,6 @@ KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures" /
 @pytest.fixture(scope="module")
 def a():
     return load_adapter("pycocoevalcap")
-
-
-def _configure(a, metric, conventions):
-    settings = get_metric(metric).settings({**a.profiles[metric], **conventions})
-    cfg = a.configure(metric, settings)
-    assert isinstance(cfg, Configured), getattr(cfg, "reason", cfg)
-    return cfg
-
-
-def _run(a, metric, conventions, inputs):
-    cfg = _configure(a, metric, conventions)
-    return cfg, a.run(cfg, inputs), get_metric(metric).compute(inputs, cfg.settings)
 
 
 # ----------------------------------------------------------------- registry and profiles

@@ -21,6 +21,7 @@ from conformance.protocol import Configured, Unsupported
 from oracle.compare import Tolerance, compare_value
 from oracle.exact import Undefined, exact_str, to_float
 from oracle.registry import get_metric
+from tests.adapter_helpers import configure as _configure, run as _run  # noqa: E402
 
 KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures"
 
@@ -40,18 +41,6 @@ def pe():
 
 def _adapter(request, name):
     return request.getfixturevalue({"ranx": "rx", "pytrec_eval": "pe"}[name])
-
-
-def _configure(a, metric, conventions):
-    settings = get_metric(metric).settings({**a.profiles[metric], **conventions})
-    cfg = a.configure(metric, settings)
-    assert isinstance(cfg, Configured), getattr(cfg, "reason", cfg)
-    return cfg
-
-
-def _run(a, metric, conventions, inputs):
-    cfg = _configure(a, metric, conventions)
-    return cfg, a.run(cfg, inputs), get_metric(metric).compute(inputs, cfg.settings)
 
 
 # ------------------------------------------------------------- registry and profiles

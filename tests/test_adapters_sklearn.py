@@ -21,6 +21,7 @@ from conformance.protocol import Configured, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402
 from oracle.exact import Undefined, exact_json, exact_str, is_structured, same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
+from tests.adapter_helpers import configure as _configure, run as _run  # noqa: E402
 
 KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures" / "sklearn.json"
 
@@ -28,18 +29,6 @@ KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures" /
 @pytest.fixture(scope="module")
 def sk():
     return load_adapter("sklearn")
-
-
-def _configure(a, metric, conventions):
-    settings = get_metric(metric).settings({**a.profiles[metric], **conventions})
-    cfg = a.configure(metric, settings)
-    assert isinstance(cfg, Configured), getattr(cfg, "reason", cfg)
-    return cfg
-
-
-def _run(a, metric, conventions, inputs):
-    cfg = _configure(a, metric, conventions)
-    return cfg, a.run(cfg, inputs), get_metric(metric).compute(inputs, cfg.settings)
 
 
 # ----------------------------------------------------------------- registry and profiles
