@@ -116,8 +116,11 @@ Degenerate and invalid inputs
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain, compress
+from operator import itemgetter
 
 from .conventions import ConventionError, InputError, Knob, Metric, Result
 from .exact import Undefined
@@ -210,6 +213,35 @@ LABELS = LabelsKnob(
 # ------------------------------------------------------------------ inputs
 
 def _check_shape(inputs, need_tokens: bool) -> tuple[list, list, list | None]:
+    return _shape(inputs, need_tokens)[:3]
+
+
+def _plain_shape(fields: dict) -> bool:
+    """True when every field is a list or tuple of lists or tuples of exact ``str``
+    items, no tag is empty and every sentence has gold's length: the per-item checks
+    of ``_shape`` would all pass. Done with C-level passes (types and distinct tags,
+    not one Python step per token); on False the per-item checks run and name the
+    first bad item."""
+    gold = fields["gold"]
+    for name, sents in fields.items():
+        if type(sents) not in (list, tuple) or not set(map(type, sents)) <= _SEQUENCE_TYPES:
+            return False
+        if not set(map(type, chain.from_iterable(sents))) <= _STR_TYPE:
+            return False
+        if name != "tokens" and "" in set(chain.from_iterable(sents)):
+            return False
+        if name != "gold" and (len(sents) != len(gold) or list(map(len, sents)) != list(map(len, gold))):
+            return False
+    return True
+
+
+_SEQUENCE_TYPES = {list, tuple}
+_STR_TYPE = {str}
+
+
+def _shape(inputs, need_tokens: bool) -> tuple[list, list, list | None, bool]:
+    """``_check_shape`` and whether the input is plain (see ``_plain_shape``): every
+    tag an exact ``str``, so the fast entity reader may look tags up in a dict."""
     if not isinstance(inputs, dict):
         raise InputError(f"inputs: expected an object with gold and pred, got {type(inputs).__name__}")
     unknown = sorted(set(inputs) - {"gold", "pred", "tokens"})
@@ -224,7 +256,8 @@ def _check_shape(inputs, need_tokens: bool) -> tuple[list, list, list | None]:
     elif need_tokens:
         raise InputError("tokens: matching=pooled-type-text compares surface texts and needs the tokens field",
                          item="tokens")
-    for name, sents in fields.items():
+    plain = _plain_shape(fields)
+    for name, sents in ([] if plain else fields.items()):
         if not isinstance(sents, (list, tuple)):
             raise InputError(f"{name}: expected a list of sentences, got {type(sents).__name__}", item=name)
         for i, sent in enumerate(sents):
@@ -239,7 +272,7 @@ def _check_shape(inputs, need_tokens: bool) -> tuple[list, list, list | None]:
                 if x == "" and name != "tokens":
                     raise InputError(f"{name}[{i}][{j}]: an empty tag", item=f"{name}[{i}][{j}]")
     gold = fields["gold"]
-    for name in [n for n in fields if n != "gold"]:
+    for name in ([] if plain else [n for n in fields if n != "gold"]):
         other = fields[name]
         if len(other) != len(gold):
             raise InputError(f"{name}: {len(other)} sentences but gold has {len(gold)}", item=name)
@@ -247,7 +280,7 @@ def _check_shape(inputs, need_tokens: bool) -> tuple[list, list, list | None]:
             if len(o) != len(g):
                 what = "tags" if name != "tokens" else "tokens"
                 raise InputError(f"{name}[{i}]: {len(o)} {what} but gold[{i}] has {len(g)}", item=f"{name}[{i}]")
-    return list(gold), list(fields["pred"]), (list(fields["tokens"]) if "tokens" in fields else None)
+    return list(gold), list(fields["pred"]), (list(fields["tokens"]) if "tokens" in fields else None), plain
 
 
 _OUT = ("O", "")
@@ -405,6 +438,59 @@ def extract_entities(sentences: list, name: str, settings: dict) -> list[tuple[i
     return out
 
 
+def _tag_info(tag: str, settings: dict, where: str) -> tuple[str, bool, bool]:
+    """(type, begins, ends) of a non-O tag for the conlleval reading: ``begins`` when
+    its prefix is B or S (a chunk starts here whatever precedes), ``ends`` when it is
+    E or S (the chunk ends after it); bilou's L and U read as E and S."""
+    prefix, typ = parse_tag(tag, settings["scheme"], settings["tag_format"], where)
+    prefix = _BILOU_AS_IOBES.get(prefix, prefix) if settings["scheme"] == "bilou" else prefix
+    return typ, prefix in ("B", "S"), prefix in ("E", "S")
+
+
+def _extract_conlleval(sentences: list, name: str, settings: dict, info: dict) -> list[tuple[int, int, int, str]]:
+    """``extract_entities`` for reading=conlleval on plain input (every tag an exact
+    ``str``), the same entities in the same order and the same error for the first bad
+    tag. ``info`` caches ``_tag_info`` per distinct tag (shared by gold and pred).
+
+    Derived from ``_conll_end``/``_conll_start``: an O ends the open chunk and starts
+    none, so only the non-O tokens are visited. A non-O token j with prev = O (a gap
+    before it, or the sentence start) starts a chunk. With prev a non-O token the two
+    rules coincide: both hold iff j begins (B, S), or prev ends (E, S), or the types
+    differ; else j continues prev's chunk. So the chunk open at the last visited token
+    ``last`` always ends at last + 1 (at the O after it, at the sentence end, or at a
+    token starting the next chunk), and after any non-O token a chunk is open."""
+    out = []
+    for i, sent in enumerate(sentences):
+        last, start, prev_type, prev_ends = -2, -1, None, False
+        for j in compress(range(len(sent)), map(_NOT_O, sent)):
+            tag = sent[j]
+            try:
+                typ, begins, ends = info[tag]
+            except KeyError:
+                typ, begins, ends = info[tag] = _tag_info(tag, settings, f"{name}[{i}][{j}]")
+            if j != last + 1 or begins or prev_ends or typ != prev_type:
+                if start >= 0:
+                    out.append((i, start, last + 1, prev_type))
+                start = j
+            last, prev_type, prev_ends = j, typ, ends
+        if start >= 0:
+            out.append((i, start, last + 1, prev_type))
+    return out
+
+
+_NOT_O = "O".__ne__
+
+
+def _extract_both(gold_s: list, pred_s: list, settings: dict, plain: bool) -> tuple[list, list]:
+    """The entities of gold, then of pred (so a bad tag in gold is reported first):
+    the fast conlleval reader on plain input, else ``extract_entities``."""
+    if plain and settings["reading"] == "conlleval":
+        info: dict = {}
+        return (_extract_conlleval(gold_s, "gold", settings, info),
+                _extract_conlleval(pred_s, "pred", settings, info))
+    return extract_entities(gold_s, "gold", settings), extract_entities(pred_s, "pred", settings)
+
+
 # ------------------------------------------------------------------ scores
 
 class _ZeroDivision:
@@ -467,9 +553,8 @@ class _Counts:
 
 def _count(inputs, settings: dict) -> _Counts | None:
     pooled = settings["matching"] == "pooled-type-text"
-    gold_s, pred_s, tokens = _check_shape(inputs, pooled)
-    gold_e = extract_entities(gold_s, "gold", settings)
-    pred_e = extract_entities(pred_s, "pred", settings)
+    gold_s, pred_s, tokens, plain = _shape(inputs, pooled)
+    gold_e, pred_e = _extract_both(gold_s, pred_s, settings, plain)
     if not gold_s:
         return None
     types = sorted({e[3] for e in gold_e} | {e[3] for e in pred_e})
@@ -490,13 +575,13 @@ def _count(inputs, settings: dict) -> _Counts | None:
                 tp[t] += 1
         return _Counts(labels, tp, pred, gold, [list(x) for x in g_items], [list(x) for x in p_items])
     gold_set, pred_set = set(gold_e), set(pred_e)
-    for e in gold_set:
-        gold[e[3]] += 1
-    for e in pred_set:
-        pred[e[3]] += 1
-        if e in gold_set:
-            tp[e[3]] += 1
-    return _Counts(labels, tp, pred, gold, [list(e) for e in gold_e], [list(e) for e in pred_e])
+    for counts, entities in ((gold, gold_set), (pred, pred_set), (tp, gold_set & pred_set)):
+        for t, n in Counter(map(_TYPE, entities)).items():
+            counts[t] += n
+    return _Counts(labels, tp, pred, gold, list(map(list, gold_e)), list(map(list, pred_e)))
+
+
+_TYPE = itemgetter(3)
 
 
 def _stats(c: _Counts | None) -> dict:
