@@ -92,9 +92,11 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
+from operator import setitem
 
 from .conventions import InputError, Knob, Metric, Result
 from .exact import Undefined
@@ -259,12 +261,80 @@ class Tally:
                 "support": list(self.support)}
 
 
+_NUMPY_MIN_SAMPLES = 2000   # below this the pair loop is as fast as NumPy's set-up
+
+
+def _int_codes(y_true: list, y_pred: list):
+    """Both sides as int64 arrays when the labels are ints (after ``_read`` they are
+    all exact ints or all strings) that fit in int64; else None."""
+    if not y_true or type(y_true[0]) is not int:
+        return None
+    import numpy as np
+    try:
+        return np.fromiter(y_true, np.int64, len(y_true)), np.fromiter(y_pred, np.int64, len(y_pred))
+    except OverflowError:
+        return None
+
+
+def _sorted_union(y_true: list, y_pred: list, codes) -> list:
+    """sorted(set(y_true) | set(y_pred)); for non-negative int labels below a bound
+    proportional to N, the ints present in a bincount of both sides (ascending)."""
+    if codes is not None:
+        import numpy as np
+        t, p = codes
+        lo, hi = min(int(t.min()), int(p.min())), max(int(t.max()), int(p.max()))
+        if lo >= 0 and hi < 8 * len(t) + 1024:
+            present = np.bincount(t, minlength=hi + 1) + np.bincount(p, minlength=hi + 1)
+            return np.flatnonzero(present).tolist()
+    return sorted(set(y_true) | set(y_pred))
+
+
+def _count_numpy(y_true: list, y_pred: list, classes: list, index: dict, codes):
+    """(matrix, support, predicted) as lists of Python ints, counted with NumPy, when
+    every label of both sides is a class; None when some label is not (the pair loop
+    of ``tally`` then applies the outside policy).
+
+    Exact integer counting: each sample's class indices (ti, pi) are looked up in
+    ``index`` as the pair loop does (when the classes are the ints 0..K-1 in order,
+    index[c] = c: an int label is its own index, and one outside 0..K-1 is not a
+    class); the distinct codes ti * K + pi with their multiplicities
+    (``numpy.unique``) are the non-zero cells (ti, pi) and their counts; support and
+    predicted are the counts of ti and of pi (``bincount``)."""
+    import numpy as np
+    k = len(classes)
+    if codes is not None and classes == list(range(k)):
+        ti, pi = codes
+        if min(int(ti.min()), int(pi.min())) < 0 or max(int(ti.max()), int(pi.max())) >= k:
+            return None
+    else:
+        try:
+            ti = np.fromiter(map(index.get, y_true), np.int64, len(y_true))
+            pi = np.fromiter(map(index.get, y_pred), np.int64, len(y_pred))
+        except TypeError:  # index.get gave None: a label outside the classes
+            return None
+    codes = ti * k + pi
+    if k * k <= 2 ** 31:
+        codes = codes.astype(np.int32)  # the same values; NumPy sorts int32 faster
+    cells, counts = np.unique(codes, return_counts=True)
+    rows, cols = np.divmod(cells, k)
+    # K rows of K zeros: the empty rows are made first and then filled by a C-level
+    # extend, so the garbage collections that K new lists may trigger find them empty
+    # (filling allocates no container) instead of walking up to K x K cells each time
+    matrix = [[] for _ in range(k)]
+    deque(map(list.extend, matrix, repeat([0] * k, k)), maxlen=0)
+    deque(map(setitem, map(matrix.__getitem__, rows.tolist()), cols.tolist(), counts.tolist()), maxlen=0)
+    return matrix, np.bincount(ti, minlength=k).tolist(), np.bincount(pi, minlength=k).tolist()
+
+
 def tally(inputs, settings: dict) -> tuple[Tally, object]:
     """Validate the inputs and count the pairs (one by one: a repeated pair adds
-    once per occurrence). Returns the tally and pos_label."""
+    once per occurrence; from _NUMPY_MIN_SAMPLES samples on, with every label a
+    class, NumPy counts them, see ``_count_numpy``). Returns the tally and pos_label."""
     y_true, y_pred, classes, pos_label = _read(inputs, settings)
+    large = len(y_true) >= _NUMPY_MIN_SAMPLES
+    codes = _int_codes(y_true, y_pred) if large else None
     if classes is None:
-        classes = sorted(set(y_true) | set(y_pred))
+        classes = _sorted_union(y_true, y_pred, codes)
     index = {c: i for i, c in enumerate(classes)}
     if pos_label is not None and pos_label not in index:
         if len(classes) >= 2:
@@ -272,6 +342,12 @@ def tally(inputs, settings: dict) -> tuple[Tally, object]:
         classes = list(classes) + [pos_label]
         index[pos_label] = len(classes) - 1
     k = len(classes)
+    counted = _count_numpy(y_true, y_pred, classes, index, codes) if large and k else None
+    if counted is not None:
+        matrix, support, predicted = counted
+        tp = [matrix[j][j] for j in range(k)]
+        return Tally(list(classes), matrix, len(y_true), 0, tp, [predicted[j] - tp[j] for j in range(k)],
+                     [support[j] - tp[j] for j in range(k)], support), pos_label
     matrix = [[0] * k for _ in range(k)]
     support, predicted = [0] * k, [0] * k
     n = outside = 0
