@@ -36,6 +36,12 @@ fills ranks a+1 .. a+t. Knob ``ties`` (ties):
 Optimistic and pessimistic values are always in ``parts``, so a library
 whose sort breaks ties arbitrarily can be judged against the interval.
 
+A 2-D NumPy array of finite floats (float16/32/64) is not converted to lists:
+a, t, c, the index-order rank and the top-K lists are counted in NumPy by
+IEEE comparisons, which are exact, so the result is the one of
+``similarity.tolist()`` (``_recall_numpy``; any other input, or an array with
+NaN or infinity, takes the general path and its errors).
+
 Other knobs: ``direction`` (dir): ``image-to-text`` (default; rows are the
 queries) or ``text-to-image`` (columns are the queries); ``k`` (k): integer
 >= 1, default 1.
@@ -60,8 +66,9 @@ from __future__ import annotations
 import heapq
 import math
 import operator
+import sys
 from fractions import Fraction
-from itertools import repeat
+from itertools import chain, repeat
 from math import comb
 
 from .conventions import InputError, Knob, Metric, Result
@@ -118,7 +125,8 @@ def _plain_finite(row) -> bool:
         return False
 
 
-def _read(inputs) -> tuple[list, list | None]:
+def _similarity_field(inputs):
+    """The ``similarity`` input, after the checks of the input fields."""
     if not isinstance(inputs, dict):
         raise InputError(f"inputs: expected an object with similarity (and matches), got {type(inputs).__name__}")
     unknown = sorted(set(inputs) - {"similarity", "matches"})
@@ -126,7 +134,11 @@ def _read(inputs) -> tuple[list, list | None]:
         raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are similarity, matches", item=unknown[0])
     if "similarity" not in inputs:
         raise InputError("inputs: missing field 'similarity'", item="similarity")
-    sim = inputs["similarity"]
+    return inputs["similarity"]
+
+
+def _read(inputs) -> tuple[list, list | None]:
+    sim = _similarity_field(inputs)
     if hasattr(sim, "tolist"):
         sim = sim.tolist()
     if not isinstance(sim, (list, tuple)):
@@ -148,13 +160,16 @@ def _read(inputs) -> tuple[list, list | None]:
             rows.append(list(row))
         else:
             rows.append([_number(x, f"similarity[{i}][{j}]") for j, x in enumerate(row)])
-    matches = inputs.get("matches")
-    n_img, n_txt = len(rows), (width or 0)
+    return rows, _read_matches(inputs.get("matches"), len(rows), width or 0)
+
+
+def _read_matches(matches, n_img: int, n_txt: int) -> list | None:
+    """The checked ``matches`` (None: the diagonal) of an n_img x n_txt similarity matrix."""
     if matches is None:
         if n_img != n_txt:
             raise InputError(f"similarity: {n_img} x {n_txt} is not square; give 'matches' (the correct texts "
                              f"of each image)", item="similarity")
-        return rows, None
+        return None
     if not isinstance(matches, (list, tuple)):
         raise InputError(f"matches: expected a list (per image, its correct text indices), got "
                          f"{type(matches).__name__}", item="matches")
@@ -176,33 +191,44 @@ def _read(inputs) -> tuple[list, list | None]:
                 raise InputError(f"{where}: text {j} is listed twice for image {i}", item=where)
             seen.add(j)
         out.append(list(js))
-    return rows, out
+    return out
+
+
+def _correct_lists(matches, n_img: int, n_txt: int, direction: str) -> list[list[int]]:
+    """The correct candidate indices of each query, in query order; InputError for the
+    first query without one."""
+    if direction == "image-to-text":
+        if matches is None:
+            return [[i] for i in range(n_img)]
+        for i, js in enumerate(matches):
+            if not js:
+                raise InputError(f"matches[{i}]: image {i} has no correct text (every query needs one)",
+                                 item=f"matches[{i}]")
+        return matches
+    if matches is None:
+        return [[j] for j in range(n_txt)]
+    by_text: list[list[int]] = [[] for _ in range(n_txt)]
+    for i, js in enumerate(matches):
+        for j in js:
+            by_text[j].append(i)
+    for j in range(n_txt):
+        if not by_text[j]:
+            raise InputError(f"matches: text {j} is listed by no image (every text query needs a correct image)",
+                             item="matches")
+    return by_text
 
 
 def _queries(rows, matches, direction: str):
     """(query name, candidate scores, correct candidate indices) per query."""
     n_img = len(rows)
     n_txt = len(rows[0]) if rows else 0
+    correct = _correct_lists(matches, n_img, n_txt, direction)
     if direction == "image-to-text":
         for i in range(n_img):
-            correct = matches[i] if matches is not None else [i]
-            if not correct:
-                raise InputError(f"matches[{i}]: image {i} has no correct text (every query needs one)",
-                                 item=f"matches[{i}]")
-            yield f"image {i}", rows[i], correct
+            yield f"image {i}", rows[i], correct[i]
         return
-    by_text: list[list[int]] = [[] for _ in range(n_txt)]
-    if matches is None:
-        by_text = [[j] for j in range(n_txt)]
-    else:
-        for i, js in enumerate(matches):
-            for j in js:
-                by_text[j].append(i)
     for j in range(n_txt):
-        if not by_text[j]:
-            raise InputError(f"matches: text {j} is listed by no image (every text query needs a correct image)",
-                             item="matches")
-        yield f"text {j}", [rows[i][j] for i in range(n_img)], by_text[j]
+        yield f"text {j}", [rows[i][j] for i in range(n_img)], correct[j]
 
 
 def tie_counts(scores: list, correct: list) -> tuple[int, int, int]:
@@ -233,11 +259,100 @@ def _index_order_rank(scores: list, correct: list) -> int:
     return 1 + sum(1 for j, s in enumerate(scores) if s > best or (s == best and j < first))
 
 
+def _float_matrix(sim):
+    """``sim`` as a float64 matrix when the NumPy path applies, else None: a plain 2-D
+    ``numpy.ndarray`` of floats (at most 64 bits: converting them to float64 is exact, and
+    ``.tolist()`` gives these same Python floats), with at least one row and one column and
+    no NaN or infinity (those inputs take the general path, which reports them)."""
+    np = sys.modules.get("numpy")  # an ndarray input means NumPy is already imported
+    if np is None or type(sim) is not np.ndarray:
+        return None
+    if sim.ndim != 2 or 0 in sim.shape or sim.dtype.kind != "f" or sim.dtype.itemsize > 8:
+        return None
+    m = sim.astype(np.float64, copy=False)
+    return m if np.isfinite(m).all() else None
+
+
+def _top_k_lists(q, k: int, block: int | None = None) -> list:
+    """Per row of the float64 matrix q, its min(k, n) best [index, Fraction(score)] in decreasing
+    score, ties in increasing index: ``heapq.nlargest(k, range(n), key=row.__getitem__)``.
+
+    Only a superset of each row's top min(k, n) is read into Python: with the row cut in blocks
+    of ``block`` columns, the k-th largest block maximum t is at most the k-th largest score v
+    (the k largest block maxima are k scores >= t), so every score >= v is >= t; nlargest over
+    the scores >= t, kept in increasing index, is nlargest over the whole row."""
+    import numpy as np
+    m, n = q.shape
+    kk = min(k, n)
+    block = block or max(1, n // (8 * kk))
+    maxima = np.maximum.reduceat(q, np.arange(0, n, block), axis=1)
+    nb = maxima.shape[1]
+    cut = np.partition(maxima, nb - kk, axis=1)[:, nb - kk] if kk <= nb else q.min(axis=1)
+    flat = np.flatnonzero(q >= cut[:, None])  # row-major: by row, then increasing index
+    rows, cols = np.divmod(flat, n)
+    scores = q[rows, cols].tolist()
+    cols = cols.tolist()
+    bounds = np.searchsorted(rows, np.arange(m + 1)).tolist()
+    top = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        vs, cs = scores[lo:hi], cols[lo:hi]
+        order = sorted(range(hi - lo), key=vs.__getitem__, reverse=True)[:kk]  # = nlargest (stable)
+        top.append([[cs[p], Fraction(vs[p])] for p in order])
+    return top
+
+
+def _recall_numpy(sim, correct: list, k: int, rule: str, direction: str) -> Result:
+    """compute_recall_at_k on a finite float64 matrix (``_float_matrix``): the same counts
+    (a, t, c), index-order ranks and top-K lists, by exact float comparisons in NumPy."""
+    import numpy as np
+    q = sim if direction == "image-to-text" else np.ascontiguousarray(sim.T)
+    m, n = q.shape
+    lengths = np.fromiter(map(len, correct), dtype=np.intp, count=m)
+    cand = np.fromiter(chain.from_iterable(correct), dtype=np.intp, count=int(lengths.sum()))
+    starts = np.zeros(m, dtype=np.intp)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    owner = np.repeat(np.arange(m), lengths)
+    vals = q[owner, cand]
+    best = np.maximum.reduceat(vals, starts)  # every query has a correct candidate
+    is_best = vals == best[owner]
+    above = np.count_nonzero(q > best[:, None], axis=1)
+    equal = q == best[:, None]
+    tied = np.count_nonzero(equal, axis=1)
+    tied_correct = np.add.reduceat(is_best.astype(np.intp), starts)
+    beyond = above + tied - tied_correct  # the pessimistic rank - 1
+    opt_hit, pes_hit = above < k, beyond < k
+    if rule == "expected":
+        hits = [expected_hit(a, t, c, k) for a, t, c in zip(above.tolist(), tied.tolist(), tied_correct.tolist())]
+    else:
+        if rule == "optimistic":
+            hit = opt_hit
+        elif rule == "pessimistic":
+            hit = pes_hit
+        else:  # index-order: the first (lowest index) correct candidate scored best, after every higher
+            # score and every equal score at a lower index
+            first = np.minimum.reduceat(np.where(is_best, cand, n), starts)
+            before = np.count_nonzero(equal & (np.arange(n) < first[:, None]), axis=1)
+            hit = 1 + above + before <= k
+        one, zero = Fraction(1), Fraction(0)
+        hits = [one if h else zero for h in hit.tolist()]
+    return Result(sum(hits, Fraction(0)) / m,
+                  stats={"queries": m, "rank_optimistic": (above + 1).tolist(),
+                         "rank_pessimistic": (beyond + 1).tolist()},
+                  parts={"hits": hits, "optimistic": Fraction(int(np.count_nonzero(opt_hit)), m),
+                         "pessimistic": Fraction(int(np.count_nonzero(pes_hit)), m),
+                         "top_k": _top_k_lists(q, k)})
+
+
 def compute_recall_at_k(inputs, settings: dict) -> Result:
     """recall@K = mean over queries of hit(q) under the tie rule (module docstring)."""
-    rows, matches = _read(inputs)
     k = int(settings["k"])
     rule = settings["ties"]
+    array = _float_matrix(_similarity_field(inputs))
+    if array is not None:  # same result, counted in NumPy
+        correct = _correct_lists(_read_matches(inputs.get("matches"), *array.shape), *array.shape,
+                                 settings["direction"])
+        return _recall_numpy(array, correct, k, rule, settings["direction"])
+    rows, matches = _read(inputs)
     hits, opt, pes, r_opt, r_pes, top = [], [], [], [], [], []
     for _, scores, correct in _queries(rows, matches, settings["direction"]):
         a, t, c = tie_counts(scores, correct)
