@@ -329,7 +329,7 @@ def _ranking_workloads() -> list[Workload]:
     import os
     import tempfile
 
-    from oracle import trec
+    from oracle import ranking, trec
     from oracle.registry import get_metric
     try:
         import pytrec_eval
@@ -396,7 +396,8 @@ def _ranking_workloads() -> list[Workload]:
             return generate(n, judged_range, grades, seed)
 
         def oracle(d, metrics=metrics):
-            return [m.compute(d, conv).value for m, conv in metrics]
+            # every measure in one pass, as pytrec_eval's evaluate() does
+            return [r.value for r in ranking.compute_many(d, metrics)]
 
         def te_means(per_query, keys):
             # trec_eval's summary: the per-query values summed in query-id order, over their count
@@ -422,14 +423,16 @@ def _ranking_workloads() -> list[Workload]:
             missing.append("ranx")
         note = " (pytrec_eval's recip_rank has no cutoff: RR over the whole ranking)" \
             if name == "ranking-msmarco" else ""
-        out.append(Workload(name, f"{desc}, in memory{note}", setup, {"oracle": oracle}, peers, pairs, missing))
+        how = ("; the oracle computes all measures in one oracle.ranking.compute_many call (inputs checked and "
+               "rankings sorted once), as pytrec_eval's evaluate() does")
+        out.append(Workload(name, f"{desc}, in memory{note}{how}", setup, {"oracle": oracle}, peers, pairs, missing))
 
         def setup_files(size=size):
             return with_files(setup(size))
 
         def oracle_files(d, metrics=metrics):
             data = {"qrels": trec.read_qrels(d["qrels_path"]), "run": trec.read_run(d["run_path"])}
-            return [m.compute(data, conv).value for m, conv in metrics]
+            return [r.value for r in ranking.compute_many(data, metrics)]
 
         def pytrec_files(d, te_measures=te_measures, te_keys=te_keys):
             with open(d["qrels_path"], encoding="utf-8") as f:
@@ -443,7 +446,9 @@ def _ranking_workloads() -> list[Workload]:
         if pytrec_eval:
             fpeers["pytrec_eval (parse_qrel/parse_run + evaluate)"] = pytrec_files
             fpairs["oracle (oracle.trec + compute)"].append("pytrec_eval (parse_qrel/parse_run + evaluate)")
-        out.append(Workload(f"{name}-files", f"{desc}, from the TREC files, whole process{note}", setup_files,
+        out.append(Workload(f"{name}-files", f"{desc}, from the TREC files, whole process{note}; scores read as "
+                            f"exact text (oracle.trec.read_run), the floats of a query's block kept for sorting",
+                            setup_files,
                             {"oracle (oracle.trec + compute)": oracle_files}, fpeers, fpairs,
                             [m for m in missing if m != "ranx"]))
     return out

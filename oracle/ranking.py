@@ -95,10 +95,14 @@ from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
+from itertools import repeat
+from math import comb, lcm
+from operator import itemgetter, mul
 
 from .conventions import InputError, Knob, Metric, Result
 from .exact import Undefined, log, power, product, total
+from .gcpause import paused_gc
+from .trec import ScoreTexts
 
 _TREC = "trec_eval 9.0 (github.com/usnistgov/trec_eval)"
 _DOC = "source document 004_2f957d850e34831f.txt"
@@ -193,6 +197,10 @@ def _k(default: str) -> Knob:
 _COMMON = (THRESHOLD, NO_RELEVANT, MISSING, DUPLICATES, QUERIES)
 _GAINS = (GAIN, THRESHOLD_GAINS, NEGATIVE)
 
+# Shortcuts taken when no interesting document shares its score (the usual case):
+# the same exact values by a shorter way. Tests turn them off to compare.
+_SHORTCUTS = True
+
 # ------------------------------------------------------------- validation
 
 
@@ -277,6 +285,10 @@ class _Ranking:
 
 
 def _prepare_ranking(q, ranking, dup: str) -> _Ranking:
+    if type(ranking) is ScoreTexts:
+        floats = ranking.floats()
+        if floats is not None:  # read from a run file and checked there: decimal texts, finite floats
+            return _Ranking(ranking, floats, True)
     if isinstance(ranking, dict):
         doc_types = set(map(type, ranking))
         if doc_types - {str}:
@@ -402,9 +414,18 @@ def _groups(rk: _Ranking, members: list, rule: str):
     """Tie groups holding the interesting documents ``members`` = [(doc, rel, gain)].
 
     Returns ([(start, size, relevant_count, gain_sum)] in rank order, {doc: rank} or None).
-    Under a deterministic rule every group is a single rank."""
+    Under a deterministic rule every group is a single rank. When no member's sort
+    key is shared with another document (the usual case) every group is a single
+    rank under any rule, found by two bisections per member."""
     keys, n_all = rk.keys, len(rk.keys)
     asc = rk.asc
+    ss = [keys[m[0]] for m in members]
+    his = list(map(bisect_right, repeat(asc, len(ss)), ss))
+    if _SHORTCUTS and sum(his) - sum(map(bisect_left, repeat(asc, len(ss)), ss)) == len(ss):  # each hi - lo is 1
+        # distinct keys: the rounded order is the exact order (rounding is monotone)
+        placed = sorted(zip([n_all + 1 - hi for hi in his], members))
+        groups = [(t, 1, int(m[1]), m[2]) for t, m in placed]
+        return groups, (None if rule == "expected" else {m[0]: t for t, m in placed})
     found: dict = {}
     for d, rel, g in members:
         s = keys[d]
@@ -451,28 +472,41 @@ def _groups(rk: _Ranking, members: list, rule: str):
 
 
 class _Profile:
-    __slots__ = ("n", "relevant", "ideal", "groups", "ranks")
+    """One query: N ranked, R relevant, the ideal gains, the tie groups of the
+    interesting documents, their ranks. ``top`` is set when every group is a
+    single rank: the ranks of the relevant documents, ascending (the measures then
+    take shortcuts that give the same exact values)."""
+    __slots__ = ("n", "relevant", "ideal", "groups", "ranks", "top")
 
     def __init__(self, n, relevant, ideal, groups, ranks):
         self.n, self.relevant, self.ideal, self.groups, self.ranks = n, relevant, ideal, groups, ranks
+        self.top = None
+        if _SHORTCUTS and (not groups or max(map(itemgetter(1), groups)) == 1):
+            self.top = [t for t, _, r, _ in groups if r]
 
 
 def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool) -> _Profile:
     thr = int(settings["threshold"])
-    relevant = sum(1 for g in judged.values() if g >= thr)
+    relevant = sum(map(thr.__le__, judged.values()))  # grades are ints
     scores = rk.scores if rk is not None else {}
     members, ideal = [], ()
     if with_gains:
-        gains = {d: gain_of(g, settings) for d, g in judged.items()}
-        pool = gains if settings.get("ideal", "judged") == "judged" else {d: v for d, v in gains.items() if d in scores}
-        ideal = tuple(sorted((v for v in pool.values() if v > 0), reverse=True))
-        for d, g in judged.items():
-            if d in scores and (gains[d] != 0 or g >= thr):
-                members.append((d, g >= thr, gains[d]))
+        # one gain per distinct grade; the ideal vector from the count of each positive gain
+        gain = {g: gain_of(g, settings) for g in set(judged.values())}
+        if settings.get("ideal", "judged") == "judged":
+            counts = Counter(judged.values())
+        else:
+            counts = Counter(g for d, g in judged.items() if d in scores)
+        per_gain = Counter()
+        for g, c in counts.items():
+            if gain[g] > 0:
+                per_gain[gain[g]] += c
+        ideal = tuple(v for v in sorted(per_gain, reverse=True) for _ in range(per_gain[v]))
+        wanted = {g for g, v in gain.items() if v != 0 or g >= thr}
+        members = [(d, g >= thr, gain[g]) for d, g in judged.items() if g in wanted and d in scores]
     else:
-        for d, g in judged.items():
-            if g >= thr and d in scores:
-                members.append((d, True, Fraction(0)))
+        zero = Fraction(0)
+        members = [(d, True, zero) for d, g in judged.items() if g >= thr and d in scores]
     if not members:
         return _Profile(len(scores), relevant, ideal, [], {} if settings["ties"] != "expected" else None)
     groups, ranks = _groups(rk, members, settings["ties"])
@@ -491,9 +525,11 @@ def _in_top(t: int, n: int, k: int) -> int:
     return max(0, min(n, k - t + 1))
 
 
-def _hits(groups, k: int) -> Fraction:
-    """E[H_k] = sum_g r_g * m_g / n_g."""
-    return sum((Fraction(r * _in_top(t, n, k), n) for t, n, r, _ in groups if r), Fraction(0))
+def _hits(p: _Profile, k: int) -> Fraction:
+    """E[H_k] = sum_g r_g * m_g / n_g (without ties: the relevant ranks up to k)."""
+    if p.top is not None:
+        return Fraction(bisect_right(p.top, k))
+    return sum((Fraction(r * _in_top(t, n, k), n) for t, n, r, _ in p.groups if r), Fraction(0))
 
 
 def _hit(p: _Profile, s: dict):
@@ -512,6 +548,8 @@ def _hit(p: _Profile, s: dict):
 
 def _rr(p: _Profile, s: dict):
     k = _cut(s["k"], p.n)
+    if p.top is not None:
+        return Fraction(1, p.top[0]) if p.top and p.top[0] <= k else Fraction(0)
     for t, n, r, _ in p.groups:
         if not r:
             continue
@@ -526,18 +564,18 @@ def _rr(p: _Profile, s: dict):
 
 def _precision(p: _Profile, s: dict):
     if s["k"] == "none":
-        return _hits(p.groups, p.n) / p.n if p.n else Fraction(0)
+        return _hits(p, p.n) / p.n if p.n else Fraction(0)
     k = int(s["k"])
     den = k if s["precision_denominator"] == "k" else min(k, p.n)
-    return _hits(p.groups, k) / den if den else Fraction(0)
+    return _hits(p, k) / den if den else Fraction(0)
 
 
 def _recall(p: _Profile, s: dict):
-    return _hits(p.groups, _cut(s["k"], p.n)) / p.relevant if p.relevant else Fraction(0)
+    return _hits(p, _cut(s["k"], p.n)) / p.relevant if p.relevant else Fraction(0)
 
 
 def _r_precision(p: _Profile, s: dict):
-    return _hits(p.groups, p.relevant) / p.relevant if p.relevant else Fraction(0)
+    return _hits(p, p.relevant) / p.relevant if p.relevant else Fraction(0)
 
 
 def _harmonic(t: int, m: int) -> tuple[Fraction, Fraction]:
@@ -561,8 +599,29 @@ def _ap_terms(t: int, n: int, r: int, m: int, before: int) -> Fraction:
     return out
 
 
+def _ap_untied(p: _Profile, k: int, s: dict):
+    """AP without ties: the j-th relevant document at rank t_j adds j / t_j; the sum
+    is taken over the common denominator L = lcm(t_1..t_m) as one integer."""
+    m = bisect_right(p.top, k)
+    if m:
+        ts = p.top[:m]
+        den = lcm(*ts)
+        num = Fraction(sum(map(mul, range(1, m + 1), map(den.__floordiv__, ts))), den)
+    else:
+        num = Fraction(0)
+    rule = s["ap_denominator"]
+    if rule == "relevant":
+        return num / p.relevant if p.relevant else Fraction(0)
+    if rule == "min-k-relevant":
+        d = min(k, p.relevant) if s["k"] != "none" else p.relevant
+        return num / d if d else Fraction(0)
+    return num / m if m else Fraction(0)
+
+
 def _ap(p: _Profile, s: dict):
     k = _cut(s["k"], p.n)
+    if p.top is not None:
+        return _ap_untied(p, k, s)
     den_rule = s["ap_denominator"]
     before, num, hits, straddle = 0, Fraction(0), Fraction(0), None
     for t, n, r, _ in p.groups:
@@ -615,6 +674,8 @@ def _add_discounted(acc: dict, rank: int, c: Fraction) -> None:
 def _dcg_form(p: _Profile, k: int) -> dict:
     acc: dict = {}
     for t, n, _, g in p.groups:
+        if t > k:
+            break  # groups are in rank order
         if not g:
             continue
         share = g / n
@@ -630,12 +691,18 @@ def _ideal_form(ideal: tuple, k: int) -> dict:
     return {b: c for b, c in acc.items() if c}
 
 
+@lru_cache(maxsize=4096)
+def _discount(b: int):
+    """log(2) / log(b), i.e. 1/log2(b), in closed form."""
+    return product([log(Fraction(2)), power(log(Fraction(b)), -1)])
+
+
 def _form_expr(form: dict):
     """sum_b c_b / log2(b) = sum_b c_b * log(2) / log(b); rational for b = 2."""
     terms = []
     for b in sorted(form):
         c = form[b]
-        terms.append(c if b == 2 else product([c, log(Fraction(2)), power(log(Fraction(b)), -1)]))
+        terms.append(c if b == 2 else product([c, _discount(b)]))
     return total(terms) if terms else Fraction(0)
 
 
@@ -673,15 +740,57 @@ def _query_set(qrels: dict, run: dict, which: str) -> list:
     return [q for q in qrels if q in run]
 
 
+class Checked:
+    """Inputs checked once and shared by several measures (``compute_many``): the
+    qrels, and each query's prepared ranking (its sort keys, and their sorted list
+    once a measure needs it), per value of the ``duplicates`` knob. Built from the
+    inputs when created; the inputs must not change while it is in use."""
+
+    def __init__(self, inputs):
+        self.inputs = inputs
+        self._by_dup: dict = {}
+        self.profiles: dict = {}  # {(duplicates, the settings a profile depends on): {query: _Profile}}
+
+    def checked(self, dup: str):
+        hit = self._by_dup.get(dup)
+        if hit is None:
+            hit = self._by_dup[dup] = _check_inputs(self.inputs, dup)
+        return hit
+
+
+def compute_many(inputs, measures) -> list:
+    """Several ranking measures of one run, as ``[(metric or name, conventions), ...]``:
+    the same Results as one ``compute`` per measure, with the inputs checked and
+    each ranking prepared once (as trec_eval and pytrec_eval evaluate every measure
+    in one pass over the run)."""
+    from .registry import get_metric
+    metrics = [(get_metric(m) if isinstance(m, str) else m, conventions) for m, conventions in measures]
+    for m, _ in metrics:
+        if m.family != "ranking":
+            raise ValueError(f"compute_many: {m.name} is not a ranking measure")
+    with paused_gc():  # no reference cycles are made (see oracle.gcpause)
+        shared = Checked(inputs)
+        results = [m.compute(shared, conventions) for m, conventions in metrics]
+        del shared  # freed while paused: the collection that follows the pause need not visit it
+    return results
+
+
 def _evaluate(inputs, settings: dict, with_gains: bool):
     """Per-query profiles of the averaged queries, or None for a query scored 0
     without a ranking (missing under missing=zero); skipped queries are left out."""
-    qrels, run = _check_inputs(inputs, settings["duplicates"])
+    if type(inputs) is Checked:
+        qrels, run = inputs.checked(settings["duplicates"])
+        key = (settings["duplicates"], settings["threshold"], settings["ties"], with_gains, settings.get("gain"),
+               settings.get("ideal"), settings.get("threshold_gains"), settings.get("negative"))
+        cache = inputs.profiles.setdefault(key, {})
+    else:
+        qrels, run = _check_inputs(inputs, settings["duplicates"])
+        cache = {}
     out, stats = {}, {"queries": 0, "missing": 0, "no_relevant": 0, "skipped": 0}
     for q in _query_set(qrels, run, settings["queries"]):
         judged = qrels.get(q, {})
         if with_gains:
-            has_rel = any(gain_of(g, settings) > 0 for g in judged.values())
+            has_rel = any(gain_of(g, settings) > 0 for g in set(judged.values()))
         else:
             thr = int(settings["threshold"])
             has_rel = any(g >= thr for g in judged.values())
@@ -697,7 +806,10 @@ def _evaluate(inputs, settings: dict, with_gains: bool):
                 continue
             out[q] = _profile(None, judged, settings, with_gains)
             continue
-        out[q] = _profile(run[q], judged, settings, with_gains)
+        p = cache.get(q)
+        if p is None:
+            p = cache[q] = _profile(run[q], judged, settings, with_gains)
+        out[q] = p
     stats["queries"] = len(out)
     return out, stats
 
@@ -747,16 +859,21 @@ def compute_ndcg(inputs, settings: dict) -> Result:
     sum_c (sum_{q in c} DCG_q) / (|Q| IDCG_c)."""
     profiles, stats = _evaluate(inputs, settings, with_gains=True)
     classes: dict = {}
+    ideals: dict = {}  # {ideal gains within the cut: (their DCG form, its key)}
     per_query = {}
     for q, p in profiles.items():
         k = _cut(settings["k"], p.n)
         # without a cutoff the ideal ranking holds every positive gain (m_ndcg.c goes on past num_ret)
-        ideal = _ideal_form(p.ideal, len(p.ideal) if settings["k"] == "none" else k)
+        top = p.ideal if settings["k"] == "none" else p.ideal[:k]
+        known = ideals.get(top)
+        if known is None:
+            ideal = _ideal_form(top, len(top))
+            known = ideals[top] = (ideal, tuple(sorted(ideal.items())))
+        ideal, key = known
         form = _dcg_form(p, k)
         if not ideal:
             per_query[q] = Fraction(0)
             continue
-        key = tuple(sorted(ideal.items()))
         entry = classes.get(key)
         if entry is None:
             classes[key] = entry = (_form_expr(ideal), {})

@@ -33,8 +33,60 @@ import math
 from fractions import Fraction
 
 from .conventions import InputError
+from .gcpause import paused_gc
 
-__all__ = ["TrecFormatError", "read_qrels", "read_run", "read_json", "write_qrels", "write_run"]
+__all__ = ["TrecFormatError", "ScoreTexts", "read_qrels", "read_run", "read_json", "write_qrels", "write_run"]
+
+class ScoreTexts(dict):
+    """One query's ranking as ``read_run`` returns it: a dict {docno: score text}
+    that also remembers ``float(text)`` of each score, computed once when its block
+    was read and checked (finite, no "_"), so that the ranking metrics need not
+    convert the texts again for every measure. The floats are only the primary
+    sort key (exact values still decide between texts that round to the same
+    float). Any change to the dict drops them; a copy is a plain dict."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._floats = None
+
+    def floats(self):
+        """{docno: float(text)} when still valid, else None."""
+        return self._floats
+
+    def _drop(self):
+        self._floats = None
+
+    def __setitem__(self, key, value):
+        self._drop()
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key):
+        self._drop()
+        super().__delitem__(key)
+
+    def __ior__(self, other):
+        self._drop()
+        return super().__ior__(other)
+
+    def clear(self):
+        self._drop()
+        super().clear()
+
+    def pop(self, *args):
+        self._drop()
+        return super().pop(*args)
+
+    def popitem(self):
+        self._drop()
+        return super().popitem()
+
+    def setdefault(self, key, default=None):
+        self._drop()
+        return super().setdefault(key, default)
+
+    def update(self, *args, **kwargs):
+        self._drop()
+        super().update(*args, **kwargs)
 
 
 class TrecFormatError(InputError):
@@ -127,9 +179,11 @@ def read_run(path, duplicates: str = "error", scores: str = "text") -> dict:
     ``scores``: "text" keeps each score's text (exact), "float" converts it with
     float(). ``duplicates``: "error", "first", "max" or "keep" (lists of pairs).
     Documents stay in file order (the input order of the ranking metrics).
-    Lines are gathered per block of one query and checked per block (scores
-    through one ``map(float, ...)``, duplicates by the size of the block's dict);
-    only a failing block is examined line by line."""
+    Each line is read with one ``str.split()``; lines are gathered per block of
+    one query and checked per block (scores through one ``map(float, ...)``,
+    duplicates by the size of the block's dict); only a failing block is examined
+    line by line. Under scores="text" a query's ranking is a ``ScoreTexts`` dict,
+    which keeps the floats of its checked block for the ranking metrics."""
     if duplicates not in ("error", "first", "max", "keep"):
         raise ValueError(f"duplicates: {duplicates!r} is not one of error, first, max, keep")
     if scores not in ("text", "float"):
@@ -140,7 +194,7 @@ def read_run(path, duplicates: str = "error", scores: str = "text") -> dict:
     add_doc, add_val = docs.append, vals.append
     f = _open(path)
     try:
-        with f:
+        with f, paused_gc():  # millions of strings and 7,000 dicts, no cycles (see oracle.gcpause)
             for line in f:
                 try:
                     q, _, d, _, sc, _ = line.split()
@@ -183,8 +237,10 @@ def _add_block(path, run: dict, q: str, docs: list, vals: list, as_float: bool, 
     if duplicates == "keep":
         run.setdefault(q, []).extend([d, v] for d, v in zip(docs, values))
         return
-    block = dict(zip(docs, values))
+    block = dict(zip(docs, values)) if as_float or not ok else ScoreTexts(zip(docs, values))
     if len(block) == len(docs) and q not in run:
+        if not as_float and ok:
+            block._floats = dict(zip(docs, fv))
         run[q] = block
         return
     cur = run.setdefault(q, {})
