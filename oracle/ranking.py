@@ -68,6 +68,11 @@ whether a query absent from the run scores 0 (trec_eval -c, default) or is
 left out (trec_eval without -c, pytrec_eval). A query present with an empty
 ranking retrieved nothing and scores 0 under both.
 
+Several measures of one run: ``compute_many(inputs, [(metric, conventions),
+...])`` returns the Results of one ``compute`` per measure, with the inputs
+checked, each ranking sorted and each query profile built once (as trec_eval
+computes all its measures in one pass).
+
 Degenerate and invalid inputs
 | input | value |
 | --- | --- |
