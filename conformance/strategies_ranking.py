@@ -46,6 +46,25 @@ def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, n
     return dict(zip(chosen, scores))
 
 
+# every choice of the knobs all ranking metrics share (k and ties included), and of the others
+COMMON_KNOBS = st.fixed_dictionaries({
+    "ties": st.sampled_from(["trec_eval", "input-order", "expected", "optimistic", "pessimistic"]),
+    "k": st.sampled_from(["none", "1", "2", "3", "5"]),
+    "threshold": st.sampled_from(["1", "2"]),
+    "no_relevant": st.sampled_from(["zero", "skip"]),
+    "missing": st.sampled_from(["zero", "skip"]),
+    "queries": st.sampled_from(["qrels", "run", "both"]),
+})
+METRIC_KNOBS = st.fixed_dictionaries({
+    "gain": st.sampled_from(["linear", "exponential", "binary"]),
+    "ideal": st.sampled_from(["judged", "retrieved"]),
+    "threshold_gains": st.sampled_from(["yes", "no"]),
+    "negative": st.sampled_from(["zero", "keep"]),
+    "precision_denominator": st.sampled_from(["k", "retrieved"]),
+    "ap_denominator": st.sampled_from(["relevant", "min-k-relevant", "retrieved-relevant"]),
+})
+
+
 def _num(s):
     return float(s) if isinstance(s, str) else s
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.cases import load_file, rederive
-from conformance.strategies_ranking import ranking_inputs
+from conformance.strategies_ranking import COMMON_KNOBS, METRIC_KNOBS, ranking_inputs
 from oracle import ConventionError, InputError, Undefined, compute, get_metric
 from oracle.exact import digits, exact_str, parse_exact
 
@@ -189,31 +189,13 @@ def _groups(ranking):
     return g.values()
 
 
-knob_values = st.fixed_dictionaries({
-    "ties": st.sampled_from(["trec_eval", "input-order", "expected", "optimistic", "pessimistic"]),
-    "k": st.sampled_from(["none", "1", "2", "3", "5"]),
-    "threshold": st.sampled_from(["1", "2"]),
-    "no_relevant": st.sampled_from(["zero", "skip"]),
-    "missing": st.sampled_from(["zero", "skip"]),
-    "queries": st.sampled_from(["qrels", "run", "both"]),
-})
-metric_knobs = st.fixed_dictionaries({
-    "gain": st.sampled_from(["linear", "exponential", "binary"]),
-    "ideal": st.sampled_from(["judged", "retrieved"]),
-    "threshold_gains": st.sampled_from(["yes", "no"]),
-    "negative": st.sampled_from(["zero", "keep"]),
-    "precision_denominator": st.sampled_from(["k", "retrieved"]),
-    "ap_denominator": st.sampled_from(["relevant", "min-k-relevant", "retrieved-relevant"]),
-})
-
-
 def _conventions(metric: str, common: dict, extra: dict) -> dict:
     names = {k.name for k in get_metric(metric).knobs}
     return {k: v for k, v in {**common, **extra}.items() if k in names}
 
 
 @settings(deadline=None)
-@given(ranking_inputs(max_len=6), st.sampled_from(METRICS), knob_values, metric_knobs)
+@given(ranking_inputs(max_len=6), st.sampled_from(METRICS), COMMON_KNOBS, METRIC_KNOBS)
 def test_oracle_equals_brute_force(inputs, metric, common, extra):
     """Every rule, including the closed-form expected value, equals the explicit
     sort (or the average / max / min over every order of the tied documents)."""
@@ -255,7 +237,7 @@ def test_trec_eval_breaks_ties_by_descending_docno():
 
 
 @settings(deadline=None)
-@given(ranking_inputs(), st.sampled_from(METRICS), knob_values, metric_knobs)
+@given(ranking_inputs(), st.sampled_from(METRICS), COMMON_KNOBS, METRIC_KNOBS)
 def test_values_lie_in_unit_interval(inputs, metric, common, extra):
     conv = _conventions(metric, common, dict(extra, negative="zero"))
     v = compute(metric, inputs, conv).value
@@ -283,7 +265,7 @@ def test_ideal_ranking_scores_one(inputs, gain, k, ideal):
 
 
 @settings(deadline=None)
-@given(ranking_inputs(ties=False), st.sampled_from(METRICS), st.randoms(use_true_random=False), knob_values)
+@given(ranking_inputs(ties=False), st.sampled_from(METRICS), st.randoms(use_true_random=False), COMMON_KNOBS)
 def test_without_ties_document_order_and_names_do_not_matter(inputs, metric, rnd, common):
     conv = _conventions(metric, common, {})
     base = compute(metric, inputs, conv).value

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.strategies_ranking import ranking_inputs
+from conformance.strategies_ranking import COMMON_KNOBS, METRIC_KNOBS, ranking_inputs
 from oracle import InputError, get_metric
 from oracle import ranking as R
 from oracle.gcpause import paused_gc
@@ -30,20 +30,7 @@ from oracle.trec import ScoreTexts, read_run, write_run
 METRICS = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision", "r_precision",
            "dcg", "ndcg")
 
-conventions = st.fixed_dictionaries({
-    "ties": st.sampled_from(["trec_eval", "input-order", "expected", "optimistic", "pessimistic"]),
-    "k": st.sampled_from(["none", "1", "2", "3", "5"]),
-    "threshold": st.sampled_from(["1", "2"]),
-    "no_relevant": st.sampled_from(["zero", "skip"]),
-    "missing": st.sampled_from(["zero", "skip"]),
-    "queries": st.sampled_from(["qrels", "run", "both"]),
-    "gain": st.sampled_from(["linear", "exponential", "binary"]),
-    "ideal": st.sampled_from(["judged", "retrieved"]),
-    "threshold_gains": st.sampled_from(["yes", "no"]),
-    "negative": st.sampled_from(["zero", "keep"]),
-    "precision_denominator": st.sampled_from(["k", "retrieved"]),
-    "ap_denominator": st.sampled_from(["relevant", "min-k-relevant", "retrieved-relevant"]),
-})
+conventions = st.tuples(COMMON_KNOBS, METRIC_KNOBS).map(lambda kv: {**kv[0], **kv[1]})
 
 
 def _own(metric: str, conv: dict) -> dict:
