@@ -100,12 +100,12 @@ from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from itertools import repeat
+from itertools import chain, compress, repeat
 from math import comb, lcm
-from operator import itemgetter, mul
+from operator import itemgetter, mul, sub
 
 from .conventions import InputError, Knob, Metric, Result
-from .exact import Undefined, log, power, product, total
+from .exact import Mul, Rat, Undefined, log, power, product, total
 from .gcpause import paused_gc
 from .trec import ScoreTexts
 
@@ -277,16 +277,36 @@ class _Ranking:
     """One query's ranking: docs in input order with their scores, sort keys and
     (for non-float scores) exact values on demand."""
 
-    __slots__ = ("scores", "keys", "rounded", "_asc")
+    __slots__ = ("scores", "keys", "rounded", "_asc", "_table")
 
     def __init__(self, scores: dict, keys: dict, rounded: bool):
-        self.scores, self.keys, self.rounded, self._asc = scores, keys, rounded, None
+        self.scores, self.keys, self.rounded, self._asc, self._table = scores, keys, rounded, None, None
 
     @property
     def asc(self) -> list:
         if self._asc is None:
             self._asc = sorted(self.keys.values())
         return self._asc
+
+    def table(self, judged: dict) -> tuple[list, list, bool]:
+        """(docs, ranks, untied) of the judged documents this ranking holds, in the
+        order of ``judged``: rank = 1 + the number of documents with a larger sort key;
+        untied when none of them shares its key with another document (then the
+        rounded order is the exact order, rounding being monotone, and the rank is
+        the rank under every tie rule). Kept for the last ``judged`` asked, so the
+        measures of one ``compute_many`` find it once."""
+        kept = self._table
+        if kept is not None and kept[0] is judged:
+            return kept[1]
+        keys, asc = self.keys, self.asc
+        docs = list(filter(keys.__contains__, judged))
+        n = len(docs)
+        ss = list(map(keys.__getitem__, docs))
+        his = list(map(bisect_right, repeat(asc, n), ss))
+        untied = sum(his) - sum(map(bisect_left, repeat(asc, n), ss)) == n  # each hi - lo is 1
+        out = (docs, list(map(sub, repeat(len(keys) + 1, n), his)), untied)
+        self._table = (judged, out)
+        return out
 
 
 def _prepare_ranking(q, ranking, dup: str) -> _Ranking:
@@ -483,10 +503,10 @@ class _Profile:
     take shortcuts that give the same exact values)."""
     __slots__ = ("n", "relevant", "ideal", "groups", "ranks", "top")
 
-    def __init__(self, n, relevant, ideal, groups, ranks):
+    def __init__(self, n, relevant, ideal, groups, ranks, top=None):
         self.n, self.relevant, self.ideal, self.groups, self.ranks = n, relevant, ideal, groups, ranks
-        self.top = None
-        if _SHORTCUTS and (not groups or max(map(itemgetter(1), groups)) == 1):
+        self.top = top
+        if top is None and _SHORTCUTS and (not groups or max(map(itemgetter(1), groups)) == 1):
             self.top = [t for t, _, r, _ in groups if r]
 
 
@@ -495,6 +515,7 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
     relevant = sum(map(thr.__le__, judged.values()))  # grades are ints
     scores = rk.scores if rk is not None else {}
     members, ideal = [], ()
+    table = rk.table(judged) if _SHORTCUTS and rk is not None else None
     if with_gains:
         # one gain per distinct grade; the ideal vector from the count of each positive gain
         gain = {g: gain_of(g, settings) for g in set(judged.values())}
@@ -506,16 +527,44 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
         for g, c in counts.items():
             if gain[g] > 0:
                 per_gain[gain[g]] += c
-        ideal = tuple(v for v in sorted(per_gain, reverse=True) for _ in range(per_gain[v]))
+        ideal = tuple(chain.from_iterable(repeat(v, per_gain[v]) for v in sorted(per_gain, reverse=True)))
         wanted = {g for g, v in gain.items() if v != 0 or g >= thr}
+        if table is not None and table[2]:
+            return _untied_profile(len(scores), relevant, ideal, table, judged, wanted.__contains__, gain, thr,
+                                   settings["ties"])
         members = [(d, g >= thr, gain[g]) for d, g in judged.items() if g in wanted and d in scores]
     else:
         zero = Fraction(0)
+        if table is not None and table[2]:
+            return _untied_profile(len(scores), relevant, ideal, table, judged, thr.__le__, None, thr,
+                                   settings["ties"])
         members = [(d, True, zero) for d, g in judged.items() if g >= thr and d in scores]
     if not members:
         return _Profile(len(scores), relevant, ideal, [], {} if settings["ties"] != "expected" else None)
     groups, ranks = _groups(rk, members, settings["ties"])
     return _Profile(len(scores), relevant, ideal, groups, ranks)
+
+
+def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule) -> _Profile:
+    """The profile of a query whose judged documents share no sort key (see
+    ``_Ranking.table``): what ``_groups`` gives for the members (the retrieved judged
+    documents whose grade is ``wanted``), one single-rank group each, in rank order,
+    built by C-level passes. ``gain`` None: the members are the relevant documents,
+    with gain 0 (the rational measures)."""
+    docs, ranks, _ = table
+    grades = list(map(judged.__getitem__, docs))
+    sel = list(map(wanted, grades))
+    placed = sorted(zip(compress(ranks, sel), compress(docs, sel), compress(grades, sel)))
+    ts = list(map(itemgetter(0), placed))
+    if gain is None:
+        groups = list(zip(ts, repeat(1), repeat(1), repeat(Fraction(0))))
+        top = ts
+    else:
+        gs = list(map(itemgetter(2), placed))
+        groups = list(zip(ts, repeat(1), map(int, map(thr.__le__, gs)), map(gain.__getitem__, gs)))
+        top = list(compress(ts, map(thr.__le__, gs)))
+    by_doc = None if rule == "expected" else dict(zip(map(itemgetter(1), placed), ts))
+    return _Profile(n, relevant, ideal, groups, by_doc, top)
 
 
 # ------------------------------------------------- per-query measures
@@ -673,7 +722,11 @@ def _base_exp(x: int) -> tuple[int, int]:
 def _add_discounted(acc: dict, rank: int, c: Fraction) -> None:
     """acc += c / log2(rank + 1), stored as {b: coefficient of 1/log2(b)}."""
     b, e = _base_exp(rank + 1)
-    acc[b] = acc.get(b, Fraction(0)) + c / e
+    v = c / e if e != 1 else c
+    if type(v) is not Fraction:
+        v = Fraction(v)
+    prev = acc.get(b)
+    acc[b] = v if prev is None else prev + v
 
 
 def _dcg_form(p: _Profile, k: int) -> dict:
@@ -683,7 +736,7 @@ def _dcg_form(p: _Profile, k: int) -> dict:
             break  # groups are in rank order
         if not g:
             continue
-        share = g / n
+        share = g / n if n != 1 else g
         for i in range(t, t + _in_top(t, n, k)):
             _add_discounted(acc, i, share)
     return {b: c for b, c in acc.items() if c}
@@ -707,13 +760,26 @@ def _form_expr(form: dict):
     terms = []
     for b in sorted(form):
         c = form[b]
-        terms.append(c if b == 2 else product([c, _discount(b)]))
+        if b == 2:
+            terms.append(c)
+            continue
+        d = _discount(b)
+        if c != 0 and c != 1 and type(d) is Mul and not any(type(f) is Rat for f in d.factors):
+            # what product([c, d]) builds: the coefficient first, then d's factors
+            terms.append(Mul((Rat(c),) + d.factors))
+        else:
+            terms.append(product([c, d]))
     return total(terms) if terms else Fraction(0)
 
 
 def _add_form(acc: dict, form: dict, scale: Fraction = Fraction(1)) -> None:
+    one = scale == 1
     for b, c in form.items():
-        acc[b] = acc.get(b, Fraction(0)) + c * scale
+        v = c if one else c * scale
+        if type(v) is not Fraction:
+            v = Fraction(v)
+        prev = acc.get(b)
+        acc[b] = v if prev is None else prev + v
 
 
 def _form_ratio(num: dict, den: dict):

@@ -214,3 +214,51 @@ def test_the_collector_state_is_restored(enabled):
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+# ------------------------------------------------------------ DCG closed forms
+
+
+def _reference_form(pairs) -> dict:
+    """{b: sum of c / e over (rank, c) with rank + 1 = b**e}: the DCG form as first written."""
+    acc: dict = {}
+    for rank, c in pairs:
+        b, e = R._base_exp(rank + 1)
+        acc[b] = acc.get(b, Fraction(0)) + c / e
+    return {b: c for b, c in acc.items() if c}
+
+
+def _reference_expr(form: dict):
+    from oracle.exact import log, power, product, total
+    terms = [c if b == 2 else product([c, log(Fraction(2)), power(log(Fraction(b)), -1)]) for b, c in
+             sorted(form.items())]
+    return total(terms) if terms else Fraction(0)
+
+
+coefficients = st.one_of(st.sampled_from([Fraction(0), Fraction(1), Fraction(-1), Fraction(1, 2)]),
+                         st.fractions(min_value=-50, max_value=50, max_denominator=12))
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.dictionaries(st.integers(2, 300), coefficients, max_size=8))
+def test_form_expr_builds_the_closed_form_of_its_definition(form):
+    from oracle.exact import exact_str
+    got, want = R._form_expr(form), _reference_expr(form)
+    assert got == want and exact_str(got) == exact_str(want) and type(got) is type(want)
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.lists(st.tuples(st.integers(1, 200), coefficients), max_size=12))
+def test_discounted_sums_equal_their_definition(pairs):
+    acc: dict = {}
+    for rank, c in pairs:
+        R._add_discounted(acc, rank, c)
+    assert {b: c for b, c in acc.items() if c} == _reference_form(pairs)
+    assert all(type(c) is Fraction for c in acc.values())
+    ideal = tuple(sorted((c for _, c in pairs if c > 0), reverse=True))
+    for k in (1, 3, 10, 1000):
+        assert R._ideal_form(ideal, k) == _reference_form(enumerate(ideal[:k], start=1))
+    merged: dict = {}
+    R._add_form(merged, _reference_form(pairs))
+    R._add_form(merged, _reference_form(pairs), Fraction(-1, 3))
+    assert {b: c for b, c in merged.items() if c} == {b: c * Fraction(2, 3) for b, c in _reference_form(pairs).items()}
