@@ -288,13 +288,13 @@ class _Ranking:
             self._asc = sorted(self.keys.values())
         return self._asc
 
-    def table(self, judged: dict) -> tuple[list, list, bool]:
-        """(docs, ranks, untied) of the judged documents this ranking holds, in the
-        order of ``judged``: rank = 1 + the number of documents with a larger sort key;
-        untied when none of them shares its key with another document (then the
-        rounded order is the exact order, rounding being monotone, and the rank is
-        the rank under every tie rule). Kept for the last ``judged`` asked, so the
-        measures of one ``compute_many`` find it once."""
+    def table(self, judged: dict) -> tuple[list, list, list]:
+        """(docs, ranks, sizes) of the judged documents this ranking holds, in the
+        order of ``judged``: rank = 1 + the number of documents with a larger sort key,
+        size = the number of documents sharing the key. A document of size 1 is
+        untied: the rounded order is the exact order there (rounding is monotone) and
+        its rank is its rank under every tie rule. Kept for the last ``judged`` asked,
+        so the measures of one ``compute_many`` find it once."""
         kept = self._table
         if kept is not None and kept[0] is judged:
             return kept[1]
@@ -303,8 +303,8 @@ class _Ranking:
         n = len(docs)
         ss = list(map(keys.__getitem__, docs))
         his = list(map(bisect_right, repeat(asc, n), ss))
-        untied = sum(his) - sum(map(bisect_left, repeat(asc, n), ss)) == n  # each hi - lo is 1
-        out = (docs, list(map(sub, repeat(len(keys) + 1, n), his)), untied)
+        sizes = list(map(sub, his, map(bisect_left, repeat(asc, n), ss)))
+        out = (docs, list(map(sub, repeat(len(keys) + 1, n), his)), sizes)
         self._table = (judged, out)
         return out
 
@@ -439,18 +439,10 @@ def _groups(rk: _Ranking, members: list, rule: str):
     """Tie groups holding the interesting documents ``members`` = [(doc, rel, gain)].
 
     Returns ([(start, size, relevant_count, gain_sum)] in rank order, {doc: rank} or None).
-    Under a deterministic rule every group is a single rank. When no member's sort
-    key is shared with another document (the usual case) every group is a single
-    rank under any rule, found by two bisections per member."""
+    Under a deterministic rule every group is a single rank (members without ties
+    take the shortcut of ``_untied_profile``)."""
     keys, n_all = rk.keys, len(rk.keys)
     asc = rk.asc
-    ss = [keys[m[0]] for m in members]
-    his = list(map(bisect_right, repeat(asc, len(ss)), ss))
-    if _SHORTCUTS and sum(his) - sum(map(bisect_left, repeat(asc, len(ss)), ss)) == len(ss):  # each hi - lo is 1
-        # distinct keys: the rounded order is the exact order (rounding is monotone)
-        placed = sorted(zip([n_all + 1 - hi for hi in his], members))
-        groups = [(t, 1, int(m[1]), m[2]) for t, m in placed]
-        return groups, (None if rule == "expected" else {m[0]: t for t, m in placed})
     found: dict = {}
     for d, rel, g in members:
         s = keys[d]
@@ -529,15 +521,18 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
                 per_gain[gain[g]] += c
         ideal = tuple(chain.from_iterable(repeat(v, per_gain[v]) for v in sorted(per_gain, reverse=True)))
         wanted = {g for g, v in gain.items() if v != 0 or g >= thr}
-        if table is not None and table[2]:
-            return _untied_profile(len(scores), relevant, ideal, table, judged, wanted.__contains__, gain, thr,
-                                   settings["ties"])
+        if table is not None:
+            p = _untied_profile(len(scores), relevant, ideal, table, judged, wanted.__contains__, gain, thr,
+                                settings["ties"])
+            if p is not None:
+                return p
         members = [(d, g >= thr, gain[g]) for d, g in judged.items() if g in wanted and d in scores]
     else:
         zero = Fraction(0)
-        if table is not None and table[2]:
-            return _untied_profile(len(scores), relevant, ideal, table, judged, thr.__le__, None, thr,
-                                   settings["ties"])
+        if table is not None:
+            p = _untied_profile(len(scores), relevant, ideal, table, judged, thr.__le__, None, thr, settings["ties"])
+            if p is not None:
+                return p
         members = [(d, True, zero) for d, g in judged.items() if g >= thr and d in scores]
     if not members:
         return _Profile(len(scores), relevant, ideal, [], {} if settings["ties"] != "expected" else None)
@@ -545,15 +540,17 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
     return _Profile(len(scores), relevant, ideal, groups, ranks)
 
 
-def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule) -> _Profile:
-    """The profile of a query whose judged documents share no sort key (see
-    ``_Ranking.table``): what ``_groups`` gives for the members (the retrieved judged
-    documents whose grade is ``wanted``), one single-rank group each, in rank order,
-    built by C-level passes. ``gain`` None: the members are the relevant documents,
-    with gain 0 (the rational measures)."""
-    docs, ranks, _ = table
+def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule) -> _Profile | None:
+    """The profile of a query when none of its members (the retrieved judged documents
+    whose grade is ``wanted``) shares its sort key (see ``_Ranking.table``), else None:
+    what ``_groups`` gives, one single-rank group per member in rank order, built by
+    C-level passes. ``gain`` None: the members are the relevant documents, with gain 0
+    (the rational measures)."""
+    docs, ranks, sizes = table
     grades = list(map(judged.__getitem__, docs))
     sel = list(map(wanted, grades))
+    if max(compress(sizes, sel), default=1) != 1:
+        return None
     placed = sorted(zip(compress(ranks, sel), compress(docs, sel), compress(grades, sel)))
     ts = list(map(itemgetter(0), placed))
     if gain is None:
@@ -653,40 +650,34 @@ def _ap_terms(t: int, n: int, r: int, m: int, before: int) -> Fraction:
     return out
 
 
-def _ap_untied(p: _Profile, k: int, s: dict):
-    """AP without ties: the j-th relevant document at rank t_j adds j / t_j; the sum
-    is taken over the common denominator L = lcm(t_1..t_m) as one integer."""
-    m = bisect_right(p.top, k)
-    if m:
-        ts = p.top[:m]
-        den = lcm(*ts)
-        num = Fraction(sum(map(mul, range(1, m + 1), map(den.__floordiv__, ts))), den)
-    else:
-        num = Fraction(0)
-    rule = s["ap_denominator"]
-    if rule == "relevant":
-        return num / p.relevant if p.relevant else Fraction(0)
-    if rule == "min-k-relevant":
-        d = min(k, p.relevant) if s["k"] != "none" else p.relevant
-        return num / d if d else Fraction(0)
-    return num / m if m else Fraction(0)
+def _ap_untied(top: list, k: int) -> tuple[Fraction, int]:
+    """(sum, hits) of AP without ties: the j-th relevant document at rank t_j <= k adds
+    j / t_j; the sum is taken over the common denominator L = lcm(t_1..t_m) as one integer."""
+    m = bisect_right(top, k)
+    if not m:
+        return Fraction(0), 0
+    ts = top[:m]
+    den = lcm(*ts)
+    return Fraction(sum(map(mul, range(1, m + 1), map(den.__floordiv__, ts))), den), m
 
 
 def _ap(p: _Profile, s: dict):
     k = _cut(s["k"], p.n)
-    if p.top is not None:
-        return _ap_untied(p, k, s)
     den_rule = s["ap_denominator"]
-    before, num, hits, straddle = 0, Fraction(0), Fraction(0), None
-    for t, n, r, _ in p.groups:
-        m = _in_top(t, n, k)
-        if r and m:
-            if m < n and den_rule == "retrieved-relevant":
-                straddle = (t, n, r, m, before)
-            else:
-                num += _ap_terms(t, n, r, m, before)
-                hits += Fraction(r * m, n)
-        before += r
+    straddle = None
+    if p.top is not None:
+        num, hits = _ap_untied(p.top, k)
+    else:
+        before, num, hits = 0, Fraction(0), Fraction(0)
+        for t, n, r, _ in p.groups:
+            m = _in_top(t, n, k)
+            if r and m:
+                if m < n and den_rule == "retrieved-relevant":
+                    straddle = (t, n, r, m, before)
+                else:
+                    num += _ap_terms(t, n, r, m, before)
+                    hits += Fraction(r * m, n)
+            before += r
     if den_rule == "relevant":
         return num / p.relevant if p.relevant else Fraction(0)
     if den_rule == "min-k-relevant":

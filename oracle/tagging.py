@@ -212,10 +212,6 @@ LABELS = LabelsKnob(
 
 # ------------------------------------------------------------------ inputs
 
-def _check_shape(inputs, need_tokens: bool) -> tuple[list, list, list | None]:
-    return _shape(inputs, need_tokens)[:3]
-
-
 def _plain_shape(fields: dict) -> bool:
     """True when every field is a list or tuple of lists or tuples of exact ``str``
     items, no tag is empty and every sentence has gold's length: the per-item checks
@@ -240,8 +236,9 @@ _STR_TYPE = {str}
 
 
 def _shape(inputs, need_tokens: bool) -> tuple[list, list, list | None, bool]:
-    """``_check_shape`` and whether the input is plain (see ``_plain_shape``): every
-    tag an exact ``str``, so the fast entity reader may look tags up in a dict."""
+    """(gold, pred, tokens or None) after the shape checks (a typed error naming the first
+    bad item), and whether the input is plain (see ``_plain_shape``): every tag an exact
+    ``str``, so the fast entity reader may look tags up in a dict."""
     if not isinstance(inputs, dict):
         raise InputError(f"inputs: expected an object with gold and pred, got {type(inputs).__name__}")
     unknown = sorted(set(inputs) - {"gold", "pred", "tokens"})
@@ -669,7 +666,7 @@ def compute_entity_report(inputs, settings: dict) -> Result:
 def compute_token_accuracy(inputs, settings: dict) -> Result:
     """Token accuracy = sum_i sum_j [pred_ij == gold_ij] / sum_i |gold_i| (conlleval.pl
     correctTags/tokenCounter; document 000 part 1 benar_token/total_token)."""
-    gold, pred, _ = _check_shape(inputs, False)
+    gold, pred, _, _ = _shape(inputs, False)
     correct = sum(g == p for gs, ps in zip(gold, pred) for g, p in zip(gs, ps))
     total = sum(len(gs) for gs in gold)
     value = Fraction(correct, total) if total else Undefined("no tokens")
