@@ -226,31 +226,52 @@ def _records(data, path, where: str) -> list:
     return data
 
 
+def _listed(path, key: str) -> list:
+    """The records of the list under ``key`` of a JSON file holding an object."""
+    data = _read_json(path)
+    article = "an" if key[0] in "aeiou" else "a"
+    _expect(isinstance(data, dict) and key in data, path, "(top level)",
+            f"expected an object with {article} {key!r} list")
+    return _records(data[key], path, key)
+
+
+def _require(record: dict, keys, path, where: str) -> None:
+    for k in keys:
+        _expect(k in record, path, where, f"missing {k!r}")
+
+
+def _results_by_id(res: list, path, id_key: str, text_key: str, repeated, known) -> list:
+    """[(id, text)] of the result records in order: both keys present, each id once
+    (``repeated(id, earlier index)`` words the error) and in each id set of ``known``
+    [(ids, message(id))], checked in that order."""
+    out, seen = [], {}
+    for i, r in enumerate(res):
+        _require(r, (id_key, text_key), path, f"[{i}]")
+        where = f"[{i}].{id_key}"
+        x = _id(r[id_key], path, where)
+        if x in seen:
+            raise FormatError(path, where, repeated(x, seen[x]))
+        seen[x] = i
+        for ids, message in known:
+            if ids is not None and x not in ids:
+                raise FormatError(path, where, message(x))
+        out.append((x, _text(r[text_key], path, f"[{i}].{text_key}")))
+    return out
+
+
 def read_coco(results, annotations, metric: str = "cider_d") -> dict:
     """CIDEr ``{"candidates", "references"}`` (or BLEU ``{"hypotheses", "references"}``)
     from a COCO caption results file and the annotations file."""
     res = _records(_read_json(results), results, "")
-    ann = _read_json(annotations)
-    _expect(isinstance(ann, dict) and "annotations" in ann, annotations, "(top level)",
-            "expected an object with an 'annotations' list")
     refs: dict = {}
-    for i, a in enumerate(_records(ann["annotations"], annotations, "annotations")):
-        for k in ("image_id", "caption"):
-            _expect(k in a, annotations, f"annotations[{i}]", f"missing {k!r}")
+    for i, a in enumerate(_listed(annotations, "annotations")):
+        _require(a, ("image_id", "caption"), annotations, f"annotations[{i}]")
         img = _id(a["image_id"], annotations, f"annotations[{i}].image_id")
         refs.setdefault(img, []).append(_text(a["caption"], annotations, f"annotations[{i}].caption"))
-    cands, out_refs, seen = [], [], {}
-    for i, r in enumerate(res):
-        for k in ("image_id", "caption"):
-            _expect(k in r, results, f"[{i}]", f"missing {k!r}")
-        img = _id(r["image_id"], results, f"[{i}].image_id")
-        if img in seen:
-            raise FormatError(results, f"[{i}].image_id", f"image {img!r} already has a caption at [{seen[img]}]")
-        seen[img] = i
-        if img not in refs:
-            raise FormatError(results, f"[{i}].image_id", f"image {img!r} has no reference caption in {annotations}")
-        cands.append(_text(r["caption"], results, f"[{i}].caption"))
-        out_refs.append(refs[img])
+    pairs = _results_by_id(res, results, "image_id", "caption",
+                           lambda img, at: f"image {img!r} already has a caption at [{at}]",
+                           [(refs, lambda img: f"image {img!r} has no reference caption in {annotations}")])
+    cands, out_refs = [c for _, c in pairs], [refs[img] for img, _ in pairs]
     if metric in ("bleu", "sentence_bleu"):
         return {"hypotheses": cands, "references": out_refs}
     return {"candidates": cands, "references": out_refs}
@@ -261,13 +282,9 @@ def read_coco(results, annotations, metric: str = "cider_d") -> dict:
 def read_vqa(results, annotations, questions=None) -> dict:
     """``{"predictions", "answers"}`` from a VQA results file and the annotations file."""
     res = _records(_read_json(results), results, "")
-    ann = _read_json(annotations)
-    _expect(isinstance(ann, dict) and "annotations" in ann, annotations, "(top level)",
-            "expected an object with an 'annotations' list")
     answers: dict = {}
-    for i, a in enumerate(_records(ann["annotations"], annotations, "annotations")):
-        for k in ("question_id", "answers"):
-            _expect(k in a, annotations, f"annotations[{i}]", f"missing {k!r}")
+    for i, a in enumerate(_listed(annotations, "annotations")):
+        _require(a, ("question_id", "answers"), annotations, f"annotations[{i}]")
         q = _id(a["question_id"], annotations, f"annotations[{i}].question_id")
         items = _records(a["answers"], annotations, f"annotations[{i}].answers")
         texts = []
@@ -277,26 +294,13 @@ def read_vqa(results, annotations, questions=None) -> dict:
         answers[q] = texts
     asked = None
     if questions is not None:
-        qs = _read_json(questions)
-        _expect(isinstance(qs, dict) and "questions" in qs, questions, "(top level)",
-                "expected an object with a 'questions' list")
         asked = {_id(x.get("question_id"), questions, f"questions[{i}].question_id")
-                 for i, x in enumerate(_records(qs["questions"], questions, "questions"))}
-    preds, golds, seen = [], [], {}
-    for i, r in enumerate(res):
-        for k in ("question_id", "answer"):
-            _expect(k in r, results, f"[{i}]", f"missing {k!r}")
-        q = _id(r["question_id"], results, f"[{i}].question_id")
-        if q in seen:
-            raise FormatError(results, f"[{i}].question_id", f"question {q!r} already answered at [{seen[q]}]")
-        seen[q] = i
-        if q not in answers:
-            raise FormatError(results, f"[{i}].question_id", f"question {q!r} has no annotation in {annotations}")
-        if asked is not None and q not in asked:
-            raise FormatError(results, f"[{i}].question_id", f"question {q!r} is not in {questions}")
-        preds.append(_text(r["answer"], results, f"[{i}].answer"))
-        golds.append(answers[q])
-    return {"predictions": preds, "answers": golds}
+                 for i, x in enumerate(_listed(questions, "questions"))}
+    pairs = _results_by_id(res, results, "question_id", "answer",
+                           lambda q, at: f"question {q!r} already answered at [{at}]",
+                           [(answers, lambda q: f"question {q!r} has no annotation in {annotations}"),
+                            (asked, lambda q: f"question {q!r} is not in {questions}")])
+    return {"predictions": [a for _, a in pairs], "answers": [answers[q] for q, _ in pairs]}
 
 
 # ------------------------------------------------------------------ squad

@@ -352,3 +352,48 @@ def test_command_exit_codes_and_one_line_errors(capsys, monkeypatch):
     err = capsys.readouterr().err.strip()
     assert "bad_columns.conll:2" in err and "Traceback" not in err
     assert main(["audit"]) == 2
+
+
+def _json(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize("results, annotations, message", [
+    ([{"image_id": 1, "caption": "a"}], {"images": []}, r"ann.json: \(top level\): expected an object with an "
+                                                         r"'annotations' list"),
+    ([{"image_id": 1, "caption": "a"}], {"annotations": [{"image_id": 1}]},
+     r"ann.json: annotations\[0\]: missing 'caption'"),
+    ([{"caption": "a"}], {"annotations": [{"image_id": 1, "caption": "a"}]}, r"res.json: \[0\]: missing 'image_id'"),
+    ([{"image_id": 1, "caption": "a"}, {"image_id": 1, "caption": "b"}],
+     {"annotations": [{"image_id": 1, "caption": "a"}]},
+     r"res.json: \[1\]\.image_id: image 1 already has a caption at \[0\]"),
+    ([{"image_id": 2, "caption": "a"}], {"annotations": [{"image_id": 1, "caption": "a"}]},
+     r"res.json: \[0\]\.image_id: image 2 has no reference caption in .*ann.json"),
+])
+def test_coco_format_errors_name_the_record(tmp_path, results, annotations, message):
+    with pytest.raises(F.FormatError, match=message):
+        F.read_coco(_json(tmp_path, "res.json", results), _json(tmp_path, "ann.json", annotations))
+
+
+_VQA_ANN = {"annotations": [{"question_id": 1, "answers": [{"answer": "yes"}]}]}
+
+
+@pytest.mark.parametrize("results, annotations, questions, message", [
+    ([{"question_id": 1, "answer": "a"}], {"annotations": [{"question_id": 1, "answers": [{"text": "x"}]}]}, None,
+     r"ann.json: annotations\[0\]\.answers\[0\]: missing 'answer'"),
+    ([{"question_id": 1}], _VQA_ANN, None, r"res.json: \[0\]: missing 'answer'"),
+    ([{"question_id": 1, "answer": "a"}, {"question_id": 1, "answer": "b"}], _VQA_ANN, None,
+     r"res.json: \[1\]\.question_id: question 1 already answered at \[0\]"),
+    ([{"question_id": 3, "answer": "a"}], _VQA_ANN, None,
+     r"res.json: \[0\]\.question_id: question 3 has no annotation in .*ann.json"),
+    ([{"question_id": 1, "answer": "a"}], _VQA_ANN, {"questions": [{"question_id": 2}]},
+     r"res.json: \[0\]\.question_id: question 1 is not in .*q.json"),
+    ([{"question_id": 1, "answer": "a"}], _VQA_ANN, {"qs": []},
+     r"q.json: \(top level\): expected an object with a 'questions' list"),
+])
+def test_vqa_format_errors_name_the_record(tmp_path, results, annotations, questions, message):
+    q = _json(tmp_path, "q.json", questions) if questions is not None else None
+    with pytest.raises(F.FormatError, match=message):
+        F.read_vqa(_json(tmp_path, "res.json", results), _json(tmp_path, "ann.json", annotations), q)
