@@ -21,3 +21,12 @@ def run(a, metric, conventions, inputs):
         warnings.simplefilter("ignore")
         out = a.run(cfg, inputs)
     return cfg, out, get_metric(metric).compute(inputs, cfg.settings)
+
+
+def known_file(adapter: str) -> dict:
+    """The adapter's known-failure file (adapters/known_failures/<adapter>.json) as JSON."""
+    import json
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "adapters" / "known_failures" / f"{adapter}.json"
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)

@@ -2,10 +2,8 @@
 hand-checked inputs, unsupported settings, and the recorded known failures."""
 from __future__ import annotations
 
-import json
 import warnings
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +13,8 @@ from conformance.protocol import Configured, Skip, Unsupported
 from oracle.compare import compare
 from oracle.exact import Undefined, exact_str, parse_exact, same_value
 from oracle.registry import get_metric
-from tests.adapter_helpers import configure as _configure, run as _run  # noqa: E402
+from tests.adapter_helpers import configure as _configure, run as _run, known_file  # noqa: E402
 
-KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures"
 
 
 def _adapter(name):
@@ -182,8 +179,7 @@ def test_a_segment_without_references_is_skipped_with_a_reason(adapter):
 # ----------------------------------------------------------------- known failures
 
 def _entries(adapter):
-    with open(KNOWN / f"{adapter}.json", encoding="utf-8") as f:
-        data = json.load(f)
+    data = known_file(adapter)
     return data, data["entries"]
 
 

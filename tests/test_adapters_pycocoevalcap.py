@@ -3,8 +3,6 @@ oracle on hand-checked inputs, unsupported settings, and the recorded known fail
 from __future__ import annotations
 
 import inspect
-import json
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +15,8 @@ from conformance.protocol import Configured, Skip, Unsupported  # noqa: E402
 from oracle.compare import compare  # noqa: E402
 from oracle.exact import Undefined, exact_str, parse_exact, same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
-from tests.adapter_helpers import configure as _configure, run as _run  # noqa: E402
+from tests.adapter_helpers import configure as _configure, run as _run, known_file  # noqa: E402
 
-KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures" / "pycocoevalcap.json"
 
 
 @pytest.fixture(scope="module")
@@ -180,8 +177,7 @@ def test_supported_sigma_is_passed_to_the_library(a):
 # ------------------------------------------------------------------ known failures
 
 def _entries():
-    with open(KNOWN, encoding="utf-8") as f:
-        data = json.load(f)
+    data = known_file("pycocoevalcap")
     return data, data["entries"]
 
 

@@ -3,14 +3,12 @@ hand-checked inputs, unsupported settings, the recorded known failures, and the
 oracle reproducing trec_eval's own figures on a judged run read from TREC files."""
 from __future__ import annotations
 
-import json
 import math
 import subprocess
 import sys
 import warnings
 from fractions import Fraction
 from math import log2
-from pathlib import Path
 
 import pytest
 
@@ -21,9 +19,8 @@ from conformance.protocol import Configured, Unsupported
 from oracle.compare import Tolerance, compare_value
 from oracle.exact import Undefined, exact_str, to_float
 from oracle.registry import get_metric
-from tests.adapter_helpers import configure as _configure, run as _run  # noqa: E402
+from tests.adapter_helpers import configure as _configure, run as _run, known_file  # noqa: E402
 
-KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures"
 
 
 @pytest.fixture(scope="module")
@@ -316,8 +313,7 @@ def test_pytrec_eval_has_no_dcg(pe):
 # ----------------------------------------------------------------- known failures
 
 def _file(name):
-    with open(KNOWN / f"{name}.json", encoding="utf-8") as f:
-        return json.load(f)
+    return known_file(name)
 
 
 ENTRIES = [("ranx", e) for e in _file("ranx")["entries"]] + \

@@ -9,7 +9,6 @@ import json
 from conformance.known import _number  # NaN and infinities are stored as strings
 import math
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -24,8 +23,8 @@ from oracle.conventions import _jsonable  # noqa: E402
 from oracle.exact import Undefined, exact_json, exact_str, parse_exact, same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
 from oracle.tagging import SCHEMES, parse_tag, read_chunks  # noqa: E402
+from tests.adapter_helpers import known_file  # noqa: E402
 
-KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures" / "seqeval.json"
 
 
 @pytest.fixture(scope="module")
@@ -284,8 +283,7 @@ def test_no_oracle_setting_reads_as_seqeval_does_where_it_differs(scheme, readin
 # ----------------------------------------------------------------- known failures
 
 def _entries():
-    with open(KNOWN, encoding="utf-8") as f:
-        data = json.load(f)
+    data = known_file("seqeval")
     return data, data["entries"]
 
 

@@ -7,7 +7,6 @@ import json
 
 from conformance.known import _number  # NaN and infinities are stored as strings
 import math
-from pathlib import Path
 
 import pytest
 
@@ -21,9 +20,8 @@ from conformance.protocol import Configured, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402
 from oracle.exact import Undefined, exact_json, exact_str, is_structured, same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
-from tests.adapter_helpers import configure as _configure, run as _run  # noqa: E402
+from tests.adapter_helpers import configure as _configure, run as _run, known_file  # noqa: E402
 
-KNOWN = Path(__file__).resolve().parent.parent / "adapters" / "known_failures" / "sklearn.json"
 
 
 @pytest.fixture(scope="module")
@@ -240,8 +238,7 @@ def test_unsupported_settings_name_the_knob(sk, metric, conv, knob):
 # ----------------------------------------------------------------- known failures
 
 def _file():
-    with open(KNOWN, encoding="utf-8") as f:
-        return json.load(f)
+    return known_file("sklearn")
 
 
 ENTRIES = _file()["entries"]

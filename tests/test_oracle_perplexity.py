@@ -13,32 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import ConventionError, InputError, Undefined, compute, get_metric, parse_exact
-from oracle.exact import digits, interval, is_rational, rational_value
+from oracle.exact import digits, interval
+from tests.exact_helpers import same
 
 TOPICS = Path(__file__).resolve().parent.parent / "golden" / "topics"
 
 
 # ------------------------------------------------------------ golden cases
 
-def _same_exact(expected: str, actual: str) -> bool:
-    """Equal as exact values: same text, or same value (rationals exactly, closed forms to 40 certified digits)."""
-    if expected == actual:
-        return True
-    if expected.startswith("undefined(") or actual.startswith("undefined("):
-        return False
-    e, a = parse_exact(expected), parse_exact(actual)
-    if is_rational(e) and is_rational(a):
-        return rational_value(e) == rational_value(a)
-    return digits(e, 40) == digits(a, 40)
-
-
-def _same(expected, actual) -> bool:
-    if isinstance(expected, list):
-        return isinstance(actual, list) and len(expected) == len(actual) and all(
-            _same(e, a) for e, a in zip(expected, actual))
-    if isinstance(expected, str) and isinstance(actual, str):
-        return _same_exact(expected, actual)
-    return type(expected) is type(actual) and expected == actual
 
 
 CASES = json.loads((TOPICS / "perplexity.json").read_text(encoding="utf-8"))["cases"]
@@ -59,11 +41,11 @@ def test_golden_file_is_well_formed():
 def test_golden_case(case):
     result = compute("perplexity", case["inputs"], case["conventions"]).to_json()
     exp = case["expected"]
-    assert _same(exp["value"], result["value"]), (exp["value"], result["value"])
+    assert same(exp["value"], result["value"]), (exp["value"], result["value"])
     for key, want in exp.get("stats", {}).items():
-        assert _same(want, result["stats"][key]), (key, want, result["stats"][key])
+        assert same(want, result["stats"][key]), (key, want, result["stats"][key])
     for key, want in exp.get("parts", {}).items():
-        assert _same(want, result["parts"][key]), (key, want, result["parts"][key])
+        assert same(want, result["parts"][key]), (key, want, result["parts"][key])
 
 
 def test_document_part4_models():
