@@ -161,6 +161,17 @@ class NLTK(Adapter):
             "corpus-smoothing-last-segment": self._corpus_smoothing_last_segment,
         }
 
+    def defect_models(self) -> dict:
+        """The library's value each defect predicts: 0 for the early returns, and method0's
+        float arithmetic from the oracle's per-segment counts (``_method0_model``)."""
+        zero = lambda metric, settings, inputs: 0  # noqa: E731
+        return {
+            "no-unigram-match-zero": zero,
+            "empty-hypothesis-and-reference": zero,
+            "zero-precision-dbl-min": _method0_model,
+            "short-segment-denominator": _method0_model,
+        }
+
     # -- library-side views used by the classifiers
 
     def library_stats(self, metric: str, settings: Mapping[str, str], inputs: Mapping) -> dict:
@@ -256,6 +267,37 @@ class NLTK(Adapter):
             return False
         hyps, _ = segments(metric, inputs)
         return len(hyps) > 1 and self.library_stats(metric, settings, inputs)["matches"][0] > 0
+
+
+def _method0_model(metric, settings, inputs):
+    """NLTK's method0 BLEU from the oracle's per-segment counts: the order-n total of a
+    segment is max(1, t_n) (bleu_score.py:391); 0 when no unigram matches (line 257); a
+    zero precision becomes sys.float_info.min (line 585); BP * exp(fsum(w_n log p_n)),
+    with the auto_reweigh weights 1/T on the first T orders when T < 4. None (no
+    prediction) for the other smoothing methods."""
+    import math
+    import sys
+    from oracle.registry import compute
+    if settings["smoothing"] != "none":
+        return None
+    order = int(settings["order"])
+    hyps, refs = segments(metric, inputs)
+    matches, totals, c, r = [0] * order, [0] * order, 0, 0
+    knobs = {"tokenizer": "none", "order": str(order), "ref_length": settings["ref_length"], "smoothing": "none"}
+    for h, rs in zip(hyps, refs):
+        st = compute("sentence_bleu", {"hypothesis": h, "references": rs}, knobs).stats
+        for n in range(order):
+            matches[n] += st["matches"][n]
+            totals[n] += max(1, st["totals"][n])
+        c, r = c + st["hyp_len"], r + st["ref_len"]
+    if matches[0] == 0:
+        return 0
+    ws = [float(w) for w in weight_list(settings["weights"], order)]
+    if settings["effective_order"] == "yes" and c < 4 and order == 4:
+        ws = [1 / c] * c + [0.0] * (order - c)
+    ps = [m / t if m else sys.float_info.min for m, t in zip(matches, totals)]
+    bp = 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - r / c))
+    return bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(ws, ps)))
 
 
 def _stats(nb, hyp_toks, ref_toks, order: int) -> dict:

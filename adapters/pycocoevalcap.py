@@ -134,6 +134,33 @@ class PyCocoEvalCap(Adapter):
             "order-above-4": _order_above_4,
         }
 
+    def defect_models(self) -> dict:
+        """The library's value each defect predicts: its BLEU with the epsilons
+        (``epsilon_bleu`` on its own counts), 0.0 for c = r = 0, the oracle on text split at
+        U+001C..U+001F, and the raises."""
+        return {
+            "zero-count-epsilon": self._epsilon_model,
+            "epsilon-in-precisions": self._epsilon_model,
+            "empty-hypothesis-and-reference": self._epsilon_model,
+            "python-isspace-separators": _split_separators_model,
+            "no-reference-words": lambda metric, settings, inputs: "raised ValueError",
+            "order-above-4": lambda metric, settings, inputs: "raised IndexError",
+        }
+
+    def _epsilon_model(self, metric, settings, inputs):
+        """pycocoevalcap's BLEU value, modelled: epsilon_bleu of each unit (0 for c = r = 0:
+        ratio 1e-6, BP = exp(1 - 1e6)), averaged over the units under sentence-mean."""
+        if metric != "bleu":
+            return None
+        n = int(settings["order"])
+        units = self._units(settings, inputs)
+        if not units:
+            return None
+        import mpmath
+        values = [mpmath.mpf(0) if c == 0 and r == 0 else epsilon_bleu(m, t, c, r, n) for m, t, c, r in units]
+        with mpmath.workdps(40):
+            return float(mpmath.fsum(values) / len(values))
+
     def library_segments(self, settings: Mapping[str, str], inputs: Mapping) -> list[tuple]:
         """[(correct, guess, testlen, reflen)] per segment, from the library's own cooking
         (``BleuScorer`` += (hyp, refs), then ``_single_reflen(..., 'closest', testlen)``)."""
@@ -241,6 +268,17 @@ def _isspace_separators(metric, settings, inputs) -> bool:
         return False
     hyps, refs = bleu_inputs(inputs)
     return any(ch in text for text in list(hyps) + [r for rs in refs for r in rs] for ch in _SEPARATORS)
+
+
+def _split_separators_model(metric, settings, inputs):
+    """The oracle's value on the texts with U+001C..U+001F replaced by spaces (what
+    ``str.split()`` does to them)."""
+    from oracle.registry import compute
+    table = {ord(ch): " " for ch in _SEPARATORS}
+    split = {k: ([[r.translate(table) for r in rs] for rs in v] if k == "references" else
+                 [h.translate(table) for h in v] if k in ("hypotheses", "candidates") else v)
+             for k, v in inputs.items()}
+    return compute(metric, split, settings).value
 
 
 def _order_above_4(metric, settings, inputs) -> bool:

@@ -183,6 +183,11 @@ class PyTrecEval(Adapter):
             "empty-judgments-dropped": self._empty_judgments,
         }
 
+    def defect_models(self) -> dict:
+        """The library's value each defect predicts: the oracle with the empty-judgment
+        queries dropped, and with the scores rounded to float32."""
+        return {"empty-judgments-dropped": _without_empty_judgments, "float32-scores": _float32_scores_model}
+
     def _empty_judgments(self, metric, settings, inputs) -> bool:
         """``RelevanceEvaluator.__init__`` (pytrec_eval/__init__.py) drops every query
         whose judgment dict is empty (the fix of pytrec_eval issue 57: trec_eval's
@@ -196,6 +201,37 @@ class PyTrecEval(Adapter):
             if q in run or settings["missing"] == "zero" and settings["queries"] == "qrels":
                 return True
         return False
+
+
+def _without_empty_judgments(metric, settings, inputs):
+    """The oracle on the input without the queries whose judgment dict is empty (what
+    pytrec_eval evaluates); 'no value' when no query is left (the adapter's None)."""
+    from oracle.exact import Undefined
+    from oracle.registry import compute
+    qrels = {q: j for q, j in inputs["qrels"].items() if j}
+    run = {q: r for q, r in inputs["run"].items() if q not in inputs["qrels"] or q in qrels}
+    try:
+        value = compute(metric, {**inputs, "qrels": qrels, "run": run}, settings).value
+    except Exception:
+        return None
+    return "no value" if isinstance(value, Undefined) or not qrels else value
+
+
+def _float32_scores_model(metric, settings, inputs):
+    """The oracle on the run with every score rounded to float32, as trec_eval's
+    ``float sim`` holds it (an overflow to +-inf is not modelled: no prediction)."""
+    import math
+    import numpy as np
+    from oracle.registry import compute
+    try:
+        scores = {q: float_run({"run": {q: r}})[q] for q, r in inputs["run"].items()}
+    except Skip:
+        return None
+    with np.errstate(over="ignore"):
+        run = {q: {d: float(np.float32(x)) for d, x in r.items()} for q, r in scores.items()}
+    if any(not math.isfinite(x) for r in run.values() for x in r.values()):
+        return None
+    return compute(metric, {**inputs, "run": run}, settings).value
 
 
 def _float32_ties(metric, settings, inputs) -> bool:

@@ -145,6 +145,19 @@ class SacreBLEU(Adapter):
             "intl-no-entities": _intl_entities,
         }
 
+    def defect_models(self) -> dict:
+        """The library's value each defect predicts: 0.0 for the early returns, the oracle on
+        the texts as the library reads them (split at U+001C..U+001F; right-stripped)."""
+        zero = lambda metric, settings, inputs: 0.0  # noqa: E731
+        return {
+            "no-match-early-return": zero,
+            "short-hypothesis-break": zero,
+            "empty-hypothesis-and-reference": zero,
+            "python-isspace-separators": lambda m, s, i: _oracle_on_texts(
+                m, s, i, lambda t: t.translate({ord(ch): " " for ch in _SEPARATORS})),
+            "rstrip-before-tokenizing": lambda m, s, i: _oracle_on_texts(m, s, i, str.rstrip),
+        }
+
     # -- library-side views used by the classifiers
 
     def library_stats(self, metric: str, settings: Mapping[str, str], inputs: Mapping) -> dict:
@@ -202,6 +215,23 @@ class SacreBLEU(Adapter):
             if stripped != text and tok(text).split() != tok(stripped).split():
                 return True
         return False
+
+
+def _oracle_on_texts(metric, settings, inputs, change):
+    """The oracle's value with every text passed through ``change`` first."""
+    from oracle.registry import compute
+    new = dict(inputs)
+    for key in ("hypotheses", "references", "hypothesis"):
+        if key not in inputs:
+            continue
+        v = inputs[key]
+        if isinstance(v, str):
+            new[key] = change(v)
+        elif key == "references" and "hypotheses" in inputs:
+            new[key] = [[change(r) for r in rs] for rs in v]
+        else:
+            new[key] = [change(x) for x in v]
+    return compute(metric, new, settings).value
 
 
 def _all_texts(metric, inputs) -> list:

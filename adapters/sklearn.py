@@ -214,6 +214,14 @@ class SKLearn(Adapter):
 
     # ------------------------------------------------------- known failures
 
+    def defect_models(self) -> dict:
+        """The library's value each defect predicts: -inf from the division by 1 - 1/1, and
+        the unweighted mean of the fallback (the macro average; no prediction for a report)."""
+        return {
+            "adjusted-single-class-division": lambda metric, settings, inputs: float("-inf"),
+            "weighted-zero-weight-fallback": _unweighted_fallback_model,
+        }
+
     def defect_classifiers(self) -> dict:
         return {
             "empty-input-raises": _empty_input,
@@ -274,6 +282,18 @@ def _no_declared_label_in_y_true(metric, settings, inputs) -> bool:
     labels = _sklearn_settings_labels(settings, inputs)
     y_true = list(inputs.get("y_true", ()))
     return labels is not None and bool(y_true) and not (set(y_true) & set(labels))
+
+
+def _unweighted_fallback_model(metric, settings, inputs):
+    """``_nanaverage``'s fallback is the unweighted mean of the per-class values that are
+    not NaN: the oracle's macro average under the same settings."""
+    from oracle.registry import compute
+    if metric not in _PRF:
+        return None
+    try:
+        return compute(metric, inputs, {**settings, "average": "macro"}).value
+    except Exception:
+        return None
 
 
 def _weighted_zero_weight_fallback(metric, settings, inputs) -> bool:

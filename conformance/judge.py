@@ -10,16 +10,18 @@ from oracle.compare import Comparison, compare_value
 from oracle.conventions import ConventionError, InputError, _jsonable
 import json
 
-from oracle.exact import Undefined, digits, digits_json, exact_json, exact_str, is_structured
+from oracle.exact import Undefined, digits, digits_json, exact_json, exact_str, is_structured, same_value
 from oracle.registry import get_metric
 
 from .explain import explain, explanation
-from .protocol import Configured, Skip, Unsupported
+from .protocol import PRESENTATION_KNOBS, Configured, Skip, Unsupported
 
 
 @dataclass
 class Verdict:
-    status: str                     # agree | disagree | error | skipped | not-applicable | oracle-error
+    # agree | disagree | error | skipped | not-applicable | oracle-error | divergence
+    # | refuses | accepts-invalid | crash (the last three: on an input the spec refuses)
+    status: str
     exact: str = ""
     digits: str = ""
     library_value: object = None
@@ -29,6 +31,11 @@ class Verdict:
     reproducing: list = field(default_factory=list)
     message: str = ""
     oracle_result: object = None
+    run_settings: dict = field(default_factory=dict)   # the setting the library ran at
+    immaterial: dict = field(default_factory=dict)     # knob -> [case, library]: no effect on this input
+    converted: dict = field(default_factory=dict)      # presentation knob -> [case, library]: converted
+    material: dict = field(default_factory=dict)       # knob -> [case, library]: changes the value here
+    case_exact: str = ""                               # the exact value under the case's own setting
 
 
 def first_stat_difference(oracle_stats: Mapping, lib_stats: Mapping | None) -> str:
@@ -92,3 +99,112 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
     expl = (explanation(found, out.value, result.value, result.stats) if not cmp.agrees
             else "the value agrees but a sufficient statistic differs")
     return Verdict("disagree", exact_text, dig, lib_value, cmp, stat_diff, expl, found, oracle_result=result)
+
+
+# Exceptions that say "this input is wrong" (a refusal) versus the ones that say the
+# code fell over on it (an unrelated crash: an index past the end, a division by zero).
+UNRELATED_CRASHES = (IndexError, KeyError, AttributeError, ZeroDivisionError, UnboundLocalError, NameError,
+                     RecursionError, FloatingPointError, OverflowError, SystemError, MemoryError,
+                     NotImplementedError)
+
+
+def _exact_text(value) -> tuple[str, str]:
+    if is_structured(value):
+        return (json.dumps(exact_json(value), ensure_ascii=False),
+                json.dumps(digits_json(value, 12), ensure_ascii=False))
+    return exact_str(value), (digits(value, 30) if not isinstance(value, Undefined) else str(value))
+
+
+def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refusal: str) -> Verdict:
+    """The spec refuses ``inputs`` (the oracle raised ``refusal``): the library must refuse
+    too. A clear error passes (``refuses``); a value fails (``accepts-invalid``); an
+    unrelated crash (IndexError, ZeroDivisionError...) is reported as such (``crash``)."""
+    run, substituted, why = adapter.nearest_setting(metric, settings)
+    if run is None:
+        return Verdict("not-applicable", message=why)
+    others = {k: v for k, v in substituted.items() if k not in PRESENTATION_KNOBS}
+    if others:
+        try:
+            get_metric(metric).compute(inputs, run)
+        except (InputError, ConventionError):
+            pass  # refused at the library's setting too: judged
+        else:
+            return Verdict("not-applicable", immaterial={}, material=others, message=(
+                "the spec refuses this input only under " + ", ".join(f"{k}={a}" for k, (a, b) in others.items())
+                + ", which the library cannot take; at its own "
+                + ", ".join(f"{k}={b}" for k, (a, b) in others.items()) + " the input is valid"))
+    configured = adapter.configure(metric, run)
+    if isinstance(configured, Unsupported):
+        return Verdict("not-applicable", message=configured.reason)
+    base = dict(exact=f"error({refusal})", digits="", run_settings=run, immaterial=substituted)
+    try:
+        out = adapter.run(configured, inputs)
+    except Skip as e:
+        return Verdict("skipped", message=str(e), **base)
+    except UNRELATED_CRASHES as e:
+        tb = traceback.format_exception_only(type(e), e)[-1].strip()
+        return Verdict("crash", library_value=f"raised {tb}", message=tb,
+                       explanation=f"the spec refuses this input ({refusal}); the library crashes with an "
+                                   f"unrelated {type(e).__name__} instead of refusing it clearly", **base)
+    except Exception as e:
+        tb = traceback.format_exception_only(type(e), e)[-1].strip()
+        return Verdict("refuses", library_value=f"raised {tb}", message=f"refuses, as the spec does: {tb}", **base)
+    value = out.value
+    return Verdict("accepts-invalid", library_value=value,
+                   message=f"accepts invalid input: returned {value!r} where the spec refuses ({refusal})",
+                   explanation=f"accepts invalid input: the spec refuses it ({refusal}), the library "
+                               f"returns {value!r}; no knob makes the definition accept it, a defect", **base)
+
+
+def judge_case(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: bool = True) -> Verdict:
+    """Judge the library on a case written under ``settings``, wherever the spec allows:
+
+    - the spec refuses the input: ``judge_invalid``;
+    - the library can take ``settings``: ``judge`` as it stands;
+    - otherwise each knob it cannot take gets the library's value. A presentation knob
+      (scale) is converted; a knob whose value does not change the exact value on this
+      input is immaterial, and the case is judged; a knob that does change it makes the
+      case a divergence when the library agrees with the oracle at its own setting (and a
+      failure when it does not)."""
+    m = get_metric(metric)
+    settings = m.settings(settings)
+    try:
+        case_result = m.compute(inputs, settings)
+    except (InputError, ConventionError) as e:
+        return judge_invalid(adapter, metric, settings, inputs, f"{type(e).__name__}: {e}")
+    run, substituted, why = adapter.nearest_setting(metric, settings)
+    if run is None:
+        return Verdict("not-applicable", message=why, oracle_result=case_result)
+    converted = {k: v for k, v in substituted.items() if k in PRESENTATION_KNOBS}
+    others = {k: v for k, v in substituted.items() if k not in PRESENTATION_KNOBS}
+    immaterial, material = {}, {}
+    if others:
+        # the case's value at the library's setting, written in the case's units
+        same_units = m.settings({**run, **{k: v[0] for k, v in converted.items()}})
+        try:
+            at_library = m.compute(inputs, same_units).value
+        except (InputError, ConventionError):
+            at_library = None
+        if at_library is not None and same_value(at_library, case_result.value):
+            immaterial = others
+        else:
+            material = others
+    v = judge(adapter, metric, run, inputs, explain_it=explain_it)
+    if v.status == "oracle-error":
+        return Verdict("not-applicable", message=f"at the nearest setting the library can take ("
+                       + ", ".join(f"{k}={b}" for k, (a, b) in substituted.items())
+                       + f") the spec refuses this input: {v.message}", oracle_result=case_result)
+    v.run_settings, v.converted, v.immaterial, v.material = run, converted, immaterial, material
+    v.case_exact = _exact_text(case_result.value)[0]
+    if material and v.status == "agree":
+        v.status = "divergence"
+        v.explanation = ("the library does what its profile says, and on this input its setting "
+                         + ", ".join(f"{k}={b}" for k, (a, b) in material.items())
+                         + " gives " + _short(v.exact) + " where the case's "
+                         + ", ".join(f"{k}={a}" for k, (a, b) in material.items())
+                         + " gives " + _short(v.case_exact))
+    return v
+
+
+def _short(text: str, n: int = 80) -> str:
+    return text if len(text) <= n else text[:n - 3] + "..."

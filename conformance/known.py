@@ -113,13 +113,50 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
     return out
 
 
+_MISSING = object()
+
+
+def _raised_type(value) -> str | None:
+    """'ValueError' for a recorded or observed 'raised ValueError: ...', else None."""
+    if isinstance(value, str) and value.startswith("raised "):
+        return value[len("raised "):].split(":", 1)[0].strip()
+    return None
+
+
+def same_library_value(a, b) -> bool:
+    """The library gave the same value (NaN equals NaN: the same recorded behaviour; a
+    raise equals a raise of the same exception type)."""
+    ta, tb = _raised_type(a), _raised_type(b)
+    if ta or tb:
+        return ta == tb
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same_library_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        bb = {str(k): v for k, v in b.items()}
+        return set(map(str, a)) == set(bb) and all(same_library_value(a[k], bb[str(k)]) for k in a)
+    try:
+        x, y = float(a), float(b)
+    except (TypeError, ValueError):
+        return a == b
+    return x == y or (x != x and y != y)
+
+
 class KnownIndex:
-    """Recognises findings as known failures of one adapter."""
+    """Recognises findings as known failures of one adapter.
+
+    A recorded entry matches a new finding only when it predicts the library's value on
+    the new input: a convention entry by the oracle under its knobs; a defect entry by
+    the adapter's model of the defect (``defect_models``), or, for a recorded raise, a
+    raise of the same type; and a defect entry only while its replay on its own stored
+    input still fails the recorded way. An entry with no prediction matches its stored
+    input alone. So one recorded defect cannot stand for a different one."""
 
     def __init__(self, adapter, entries: list[KnownFailure]):
         self.adapter = adapter
         self.entries = entries
         self.classifiers = adapter.defect_classifiers() if hasattr(adapter, "defect_classifiers") else {}
+        self.models = adapter.defect_models() if hasattr(adapter, "defect_models") else {}
+        self._replay_cache: dict = {}
 
     def _settings_of(self, e: KnownFailure) -> dict:
         from oracle.registry import get_metric
@@ -129,12 +166,67 @@ class KnownIndex:
         except Exception:
             return {}
 
-    def baseline_for(self, metric: str, prop: str, settings: Mapping) -> KnownFailure | None:
+    def library_value(self, metric: str, settings: Mapping, inputs: Mapping):
+        """The library's value on ``inputs`` (or 'raised T: ...'); _MISSING if it cannot run."""
+        from .protocol import Skip, Unsupported
+        try:
+            configured = self.adapter.configure(metric, settings)
+        except Exception:
+            return _MISSING
+        if isinstance(configured, Unsupported):
+            return _MISSING
+        try:
+            return self.adapter.run(configured, inputs).value
+        except Skip:
+            return _MISSING
+        except Exception as ex:
+            return f"raised {type(ex).__name__}: {ex}"
+
+    def still_fails_as_recorded(self, e: KnownFailure) -> bool:
+        """The replay of ``e`` on its stored input gives the recorded library value."""
+        if e.id not in self._replay_cache:
+            got = self.library_value(e.metric, self._settings_of(e), e.inputs)
+            self._replay_cache[e.id] = got is not _MISSING and same_library_value(got, e.library_value)
+        return self._replay_cache[e.id]
+
+    def predicts(self, e: KnownFailure, metric: str, settings: Mapping, inputs: Mapping, library_value) -> bool:
+        """Does ``e``'s model of the defect give ``library_value`` on ``inputs``?"""
+        if library_value is _MISSING:
+            return False
+        model = self.models.get(e.classifier) if e.classifier else None
+        if model is not None:
+            try:
+                predicted = model(metric, settings, inputs)
+            except Exception:
+                return False
+            if predicted is None:
+                return False
+            if isinstance(predicted, str) and predicted == "no value":
+                return library_value is None or (isinstance(library_value, float) and library_value != library_value)
+            if _raised_type(predicted) or _raised_type(library_value):
+                return same_library_value(predicted, library_value)
+            from oracle.compare import compare_value
+            from fractions import Fraction
+            if isinstance(predicted, float) or isinstance(library_value, (dict, list)):
+                return same_library_value(predicted, library_value) or _close(library_value, predicted,
+                                                                             self.adapter, metric)
+            try:
+                return compare_value(library_value, Fraction(predicted) if isinstance(predicted, int) else predicted,
+                                     self.adapter.tolerance(metric)).agrees
+            except Exception:
+                return False
+        if _raised_type(e.library_value):
+            return same_library_value(e.library_value, library_value)
+        return False
+
+    def baseline_for(self, metric: str, prop: str, settings: Mapping, inputs: Mapping | None = None,
+                     library_value=_MISSING) -> KnownFailure | None:
         """A baseline entry (written by `known --write`) saying that this property
-        template, under these settings, is known to fail."""
+        template, under these settings, fails on this minimal input with this value."""
         for e in self.entries:
             if e.metric == metric and e.property == prop and not e.classifier \
-                    and self._settings_of(e) == dict(settings):
+                    and self._settings_of(e) == dict(settings) and e.inputs == inputs \
+                    and (library_value is _MISSING or same_library_value(library_value, e.library_value)):
                 return e
         return None
 
@@ -148,20 +240,23 @@ class KnownIndex:
         return None
 
     def recognise(self, metric: str, settings: Mapping, inputs: Mapping,
-                  reproducing: list[dict] | None, check=None) -> KnownFailure | None:
+                  reproducing: list[dict] | None, check=None, library_value=_MISSING,
+                  status: str | None = None) -> KnownFailure | None:
         """The known failure that explains this disagreement, if any.
 
-        A convention entry matches when one of the knob settings that reproduce the
-        library's value (``reproducing``) equals the entry's knobs; a defect entry
-        matches when its classifier says the defect applies to this input; an entry
-        without a classifier matches its own recorded input under its own settings
-        (what `metric-conformance known --write` records; derandomized property runs
-        find the same minimal input again)."""
+        An entry matches its own recorded input under its own settings when the library
+        still gives the recorded value there; a convention entry matches when its knob
+        setting reproduces the library's value (``reproducing`` from a full explanation,
+        or ``check(knobs)``); a defect entry matches when its classifier says the defect
+        applies to this input, its replay still fails the recorded way, and its model
+        predicts the library's value here."""
         for e in self.entries:
             if e.metric != metric:
                 continue
-            if not e.classifier and e.inputs == inputs and self._settings_of(e) == dict(settings):
-                return e
+            if e.inputs == inputs and self._settings_of(e) == dict(settings):
+                if library_value is _MISSING or same_library_value(library_value, e.library_value):
+                    return e
+                continue
             if e.kind == "convention" and reproducing:
                 if any(r == e.knobs for r in reproducing):
                     return e
@@ -171,13 +266,30 @@ class KnownIndex:
                     return e
             elif e.kind == "defect" and e.classifier:
                 pred = self.classifiers.get(e.classifier)
-                if pred is not None:
-                    try:
-                        if pred(metric, settings, inputs):
-                            return e
-                    except Exception:
-                        continue
+                if pred is None:
+                    continue
+                try:
+                    applies = pred(metric, settings, inputs)
+                except Exception:
+                    continue
+                if applies and self.predicts(e, metric, settings, inputs, library_value) \
+                        and self.still_fails_as_recorded(e):
+                    return e
         return None
+
+
+def _close(library_value, predicted, adapter, metric) -> bool:
+    """A float prediction (a model of the library's float arithmetic) against the library's
+    value, within the adapter's tolerance."""
+    import math
+    from fractions import Fraction
+    from oracle.compare import compare_value
+    if isinstance(predicted, float) and not math.isfinite(predicted):
+        return same_library_value(predicted, library_value)
+    try:
+        return compare_value(library_value, Fraction(predicted), adapter.tolerance(metric)).agrees
+    except Exception:
+        return False
 
 
 def write_known(adapter_name: str, library: str, version: str, entries: list[KnownFailure],

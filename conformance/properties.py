@@ -29,6 +29,7 @@ from oracle.registry import get_metric
 
 from .explain import explain, explanation, reproduces
 from .judge import judge
+from .known import _MISSING
 from .plans import plan_for
 from .protocol import Skip, Unsupported
 from .records import Record, reproduce_command
@@ -143,7 +144,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         lib = fields.get("library_value")
         check = (lambda knobs: reproduces(metric, {**settings, **knobs}, inputs, lib, tol)) \
             if _numeric(lib) else None
-        kf = known.recognise(metric, settings, inputs, reproducing, check)
+        kf = known.recognise(metric, settings, inputs, reproducing, check,
+                             library_value=lib if "library_value" in fields else _MISSING)
         if kf:
             seen[kf.id] = seen.get(kf.id, 0) + 1
             return
@@ -241,7 +243,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             setattr(r, k, v)
         if not r.explanation:
             r.explanation = f"{r.message}: no knob setting makes the definition behave so, a defect"
-        base_entry = known.baseline_for(metric, prop, settings)
+        base_entry = known.baseline_for(metric, prop, settings, f.fields.get("inputs"),
+                                        f.fields.get("library_value", _MISSING))
         if base_entry is not None:
             r.outcome, r.known_failure, r.known_title = "known-failure", base_entry.id, base_entry.title
             r.explanation = r.explanation or base_entry.explanation

@@ -11,8 +11,10 @@ An adapter maps one library's API onto the oracle's metrics:
 - ``run(configured, inputs)``: the library's value (``LibraryOutput``), or
   raises ``Skip`` with a reason.
 
-Outcomes: pass, fail, error, skipped, known-failure, not-applicable. A skip
-is never a pass.
+Outcomes: pass, fail, error, skipped, known-failure, not-applicable and
+divergence (the library does what its profile says, and that differs from
+the canonical definition, or from the case's setting, on this input: not a
+failure, never invisible). A skip is never a pass.
 """
 from __future__ import annotations
 
@@ -25,10 +27,15 @@ from typing import Any, Callable, Mapping
 from oracle.compare import Tolerance
 from oracle.registry import get_metric
 
-OUTCOMES = ("pass", "fail", "error", "skipped", "known-failure", "not-applicable")
+OUTCOMES = ("pass", "fail", "error", "skipped", "known-failure", "divergence", "not-applicable")
 UNEXPECTED = ("fail", "error")
 
 ANY = "*"
+
+# Knobs that change how a value is written, not what it is: the engine converts
+# them (a library in percent is compared with the oracle in percent), so they are
+# never a reason to leave a case unjudged.
+PRESENTATION_KNOBS = frozenset({"scale"})
 
 
 class Skip(Exception):
@@ -112,25 +119,73 @@ class Adapter:
         return get_metric(metric).settings(self.profiles.get(metric, {}))
 
     # -- configuration
-    def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
-        """None if the library can be configured to ``settings``, else the reason."""
+    def knob_supported(self, metric: str, knob: str, value: str, settings: Mapping[str, str]) -> str | None:
+        """None if the library can set ``knob`` to ``value`` (given the rest of ``settings``),
+        else the reason."""
         caps = self.capabilities.get(metric)
         if caps is None:
             return f"{self.name} does not implement {metric}"
-        prof = self.profile(metric)
-        for knob, value in settings.items():
-            allowed = caps.get(knob)
-            if allowed is None:
-                if value != prof.get(knob):
-                    return f"{knob}={value}: {self.name} always uses {knob}={prof.get(knob)}"
-            elif allowed == ANY:
-                continue
-            elif callable(allowed):
-                if not allowed(value, settings):
-                    return f"{knob}={value}: not expressible in {self.name}"
-            elif value not in allowed:
-                return f"{knob}={value}: {self.name} offers {', '.join(allowed)}"
+        allowed = caps.get(knob)
+        if allowed is None:
+            prof = self.profile(metric)
+            if value != prof.get(knob):
+                return f"{knob}={value}: {self.name} always uses {knob}={prof.get(knob)}"
+        elif allowed == ANY:
+            return None
+        elif callable(allowed):
+            if not allowed(value, settings):
+                return f"{knob}={value}: not expressible in {self.name}"
+        elif value not in allowed:
+            return f"{knob}={value}: {self.name} offers {', '.join(allowed)}"
         return None
+
+    def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
+        """None if the library can be configured to ``settings``, else the reason."""
+        if metric not in self.capabilities:
+            return f"{self.name} does not implement {metric}"
+        for knob, value in settings.items():
+            why = self.knob_supported(metric, knob, value, settings)
+            if why:
+                return why
+        return None
+
+    def nearest_setting(self, metric: str, settings: Mapping[str, str]):
+        """The setting the library runs a case written under ``settings`` at: each knob it
+        cannot take at the case's value is given the library's own (profile) value.
+
+        Returns ``(setting, substituted, reason)``: ``substituted`` maps each changed knob to
+        ``[case value, library value]``; ``setting`` is None (with the reason) when no such
+        setting can be configured."""
+        m = get_metric(metric)
+        prof = self.profile(metric)
+        s = m.settings(settings)
+        if metric not in self.capabilities:
+            return None, {}, f"{self.name} does not implement {metric}"
+        for _ in range(len(s) + 1):
+            bad = [k for k, v in s.items() if self.knob_supported(metric, k, v, s)]
+            if not bad:
+                break
+            try:
+                s = m.settings({**s, **{k: prof[k] for k in bad}})
+            except Exception as e:  # a dependent knob the profile's value does not admit
+                return None, {}, f"{', '.join(bad)}: {e}"
+        why = self.supports(metric, s)
+        if why:
+            # a combination the library refuses (an adapter's own supports): move one more knob
+            named = why.split("=", 1)[0].strip()
+            for k in sorted((k for k in s if s[k] != prof.get(k)), key=lambda k: k != named):
+                try:
+                    t = m.settings({**s, k: prof[k]})
+                except Exception:
+                    continue
+                if self.supports(metric, t) is None:
+                    s, why = t, None
+                    break
+        if why:
+            return None, {}, why
+        full = m.settings(settings)
+        substituted = {k: [full[k], s[k]] for k in full if full[k] != s.get(k)}
+        return s, substituted, ""
 
     def configure(self, metric: str, settings: Mapping[str, str]):
         settings = get_metric(metric).settings(settings)
@@ -157,6 +212,13 @@ class Adapter:
     def defect_classifiers(self) -> Mapping[str, Callable]:
         """{defect id: predicate(metric, settings, inputs) -> bool}: when the library's
         known defect applies to an input. Used to recognise property-test findings."""
+        return {}
+
+    def defect_models(self) -> Mapping[str, Callable]:
+        """{defect id: model(metric, settings, inputs) -> the library's predicted value}
+        (an exact value, a float, or 'raised T'; None when the model has no prediction).
+        A classifier alone never makes a finding known: the model must predict the
+        library's value on the new input (``KnownIndex.recognise``)."""
         return {}
 
 

@@ -13,7 +13,7 @@ class Record:
     library: str
     version: str
     metric: str
-    kind: str                 # golden | property | known
+    kind: str                 # golden | property | known | divergence
     test: str                 # case id, property name, or known-failure id
     outcome: str              # pass fail error skipped known-failure not-applicable
     description: str = ""
@@ -38,6 +38,11 @@ class Record:
     seconds: float = 0.0
     examples: int = 0
     known_seen: list = field(default_factory=list)
+    immaterial: dict = field(default_factory=dict)   # knob -> [case, library]: cannot change the value here
+    converted: dict = field(default_factory=dict)    # presentation knob -> [case, library]: converted
+    material: dict = field(default_factory=dict)     # knob -> [case or canonical, library]: changes it here
+    case_exact: str = ""                             # exact value under the case's (or canonical) setting
+    verdicts: dict = field(default_factory=dict)     # conformance / divergence, for reports
 
     @property
     def key(self) -> str:

@@ -14,7 +14,7 @@ from oracle.conventions import ConventionError
 from oracle.registry import get_metric
 
 from .cases import Case, load_cases
-from .judge import judge
+from .judge import judge, judge_case
 from .known import KnownIndex, load_known
 from .properties import property_names, run_property
 from .records import Record, reproduce_command
@@ -39,6 +39,10 @@ def _fill_from_verdict(r: Record, v) -> None:
     r.explanation = v.explanation
     r.reproducing_knobs = v.reproducing
     r.message = r.message or v.message
+    r.immaterial, r.converted, r.material = dict(v.immaterial), dict(v.converted), dict(v.material)
+    r.case_exact = v.case_exact if v.material else ""
+    if v.run_settings:
+        r.adapter_signature = get_metric(r.metric).signature(v.run_settings)
 
 
 def run_case(adapter, case: Case, known: KnownIndex) -> Record:
@@ -57,28 +61,31 @@ def run_case(adapter, case: Case, known: KnownIndex) -> Record:
     r.differing_knobs = {k: [settings[k], profile[k]] for k in settings if settings[k] != profile[k]}
     r.conventions = _non_default(case.metric, settings)
     r.reproduce = reproduce_command(adapter.name, case.metric, r.conventions, None, f"{case.file}#{case.id}")
-    v = judge(adapter, case.metric, settings, case.inputs)
+    v = judge_case(adapter, case.metric, settings, case.inputs)
     r.seconds = time.perf_counter() - t0
     _fill_from_verdict(r, v)
-    if v.status == "agree":
+    expects_error = str(case.expected.get("value", "")).startswith("error(")
+    if v.status in ("agree", "refuses"):
         r.outcome = "pass"
+    elif v.status == "divergence":
+        r.outcome = "divergence"
     elif v.status in ("not-applicable", "skipped"):
         r.outcome = v.status
-    elif v.status == "oracle-error" and str(case.expected.get("value", "")).startswith("error("):
-        # a bad-input case judges the oracle's refusal, not the library
-        r.outcome = "not-applicable"
-        r.message = f"a bad-input case, refused by the oracle as expected: {v.message}"
     elif v.status == "oracle-error":
         r.outcome = "error"
         r.message = f"the oracle refused a golden case: {v.message}"
     else:
+        if v.status in ("accepts-invalid", "crash") and not expects_error:
+            r.message = (r.message + "; " if r.message else "") + "the oracle refuses this golden case's input"
         r.inputs = case.inputs
-        kf = known.for_case(case.id, case.metric) or known.recognise(case.metric, settings, case.inputs, v.reproducing)
+        kf = known.for_case(case.id, case.metric) or known.recognise(
+            case.metric, v.run_settings or settings, case.inputs, v.reproducing, library_value=v.library_value,
+            status=v.status)
         if kf:
             r.outcome, r.known_failure, r.known_title = "known-failure", kf.id, kf.title
             r.explanation = r.explanation or kf.explanation
         else:
-            r.outcome = "fail" if v.status == "disagree" else "error"
+            r.outcome = "fail" if v.status in ("disagree", "accepts-invalid") else "error"
     return r
 
 
