@@ -69,12 +69,28 @@ _CHAR = {"case": ("mixed", "lower"), "punctuation": ("keep", "remove"),
          "whitespace": ("strip", "keep", "collapse", "remove"), "unit": ("codepoint",),
          "aggregate": ("corpus",), "empty_reference": _EMPTY, "tie": ("rapidfuzz", "any")}
 
-# wer_default: RemoveMultipleSpaces, Strip, ReduceToListOfListOfWords; mixed case, punctuation kept
-_WORD_PROFILE = {"tokenize": "jiwer", "case": "mixed", "punctuation": "keep", "tie": "rapidfuzz"}
+# wer_default (RemoveMultipleSpaces, Strip, ReduceToListOfListOfWords), mixed case, punctuation
+# kept. The README documents the default as words separated by whitespace, runs of it removed:
+# tokenize=whitespace. That a single tab or no-break space glues two words (``\s\s+`` only
+# collapses runs of two or more) is no documented convention: known failure
+# ``single-whitespace-glues-words`` (the oracle's tokenize=jiwer models it, for audits).
+# Any minimum-cost alignment is admissible: the tie rule rapidfuzz happens to take is not a
+# documented convention either, so the profile is the canonical tie=any.
+_WORD_PROFILE = {"tokenize": "whitespace", "case": "mixed", "punctuation": "keep", "tie": "any"}
 _RATE_PROFILE = dict(_WORD_PROFILE, aggregate="corpus", empty_reference="insertions")
 # cer_default: Strip, ReduceToListOfListOfChars
 _CHAR_PROFILE = {"case": "mixed", "punctuation": "keep", "whitespace": "strip", "unit": "codepoint",
-                 "aggregate": "corpus", "empty_reference": "insertions", "tie": "rapidfuzz"}
+                 "aggregate": "corpus", "empty_reference": "insertions", "tie": "any"}
+
+_SOURCES = {
+    "tokenize": "jiwer README (4.0), 'transformations': wer_default splits words on whitespace and removes "
+                "multiple spaces (jiwer/transformations.py:47-53)",
+    "tie": "canonical: any minimum-cost alignment; jiwer documents rapidfuzz's Levenshtein, not its tie-break",
+    "empty_reference": "jiwer README 4.0, 'A note on empty references': an empty reference counts the "
+                       "hypothesis words as insertions (process.py:233-244)",
+    "whitespace": "cer_default = Compose([Strip(), ReduceToListOfListOfChars()]) (transformations.py)",
+    "aggregate": "process_words sums the counts over the sentences (process.py:247-256)",
+}
 
 _COUNTS = ("hits", "substitutions", "deletions", "insertions")
 
@@ -84,7 +100,10 @@ def word_transform(settings: Mapping[str, str]):
     import jiwer
     from jiwer.transformations import wer_default
 
-    if settings["tokenize"] == "jiwer" and settings["case"] == "mixed" and settings["punctuation"] == "keep":
+    if settings["tokenize"] in ("jiwer", "whitespace") and settings["case"] == "mixed" \
+            and settings["punctuation"] == "keep":
+        # the library's default, which its README calls whitespace tokenization (and which the
+        # oracle's tokenize=jiwer reproduces, single tabs and no-break spaces included)
         return wer_default
     steps = _text_steps(settings)
     tok = settings["tokenize"]
@@ -175,6 +194,7 @@ class JiWER(Adapter):
     profiles = {"wer": dict(_RATE_PROFILE), "mer": dict(_RATE_PROFILE), "wil": dict(_RATE_PROFILE),
                 "wip": dict(_RATE_PROFILE), "cer": dict(_CHAR_PROFILE), "error_counts": dict(_WORD_PROFILE)}
     statistics = ("wer", "mer", "wil", "wip", "cer", "error_counts")
+    profile_sources = {"*": _SOURCES}
     # float64. WER, CER and MER are one division of integers below 2**53 (process.py:247-248),
     # correctly rounded: the double nearest the exact value; the counts are ints. WIP is
     # (H/N)*(H/P) (process.py:252): three roundings, relative error below 3 * 2**-53, which is
@@ -215,7 +235,13 @@ class JiWER(Adapter):
         return LibraryOutput(value=value, stats=stats, raw=out)
 
     def defect_classifiers(self) -> dict:
-        return {"rapidfuzz-hirschberg-split": self._hirschberg_split}
+        return {"rapidfuzz-hirschberg-split": self._hirschberg_split,
+                "single-whitespace-glues-words": _single_whitespace_glues}
+
+    def defect_models(self) -> dict:
+        """The library's value each defect predicts: under tokenize=whitespace, the oracle
+        with tokenize=jiwer (``\\s\\s+`` collapsed, then ``split(" ")``)."""
+        return {"single-whitespace-glues-words": _glued_model}
 
     def _hirschberg_split(self, metric, settings, inputs) -> bool:
         """rapidfuzz's editops leave the full-matrix backtrace that ``tie=rapidfuzz`` models
@@ -241,6 +267,25 @@ class JiWER(Adapter):
             elif ops != [list(o) for o in backtrace(Band(ref, hyp, d), "rapidfuzz")]:
                 return False
         return split
+
+
+def _single_whitespace_glues(metric, settings, inputs) -> bool:
+    """``RemoveMultipleSpaces`` is ``re.sub(r"\\s\\s+", " ", s)`` (transforms.py:458) and the
+    split is ``s.split(" ")`` (transforms.py:179): a lone whitespace character other than
+    U+0020 (a tab, a no-break space, U+3000...) separates nothing, so the words on either
+    side are read as one. Applies: tokenize=whitespace and a text holding a whitespace
+    character other than a space that is not next to another whitespace character."""
+    import re
+    if settings.get("tokenize") != "whitespace" or metric == "cer":
+        return False
+    refs, hyps = _lists(inputs)
+    lone = re.compile(r"(?<!\s)[^\S ](?!\s)")
+    return any(lone.search(t) for t in list(refs) + list(hyps))
+
+
+def _glued_model(metric, settings, inputs):
+    from oracle.registry import compute
+    return compute(metric, inputs, {**settings, "tokenize": "jiwer"}).value
 
 
 def hirschberg_applies(ref: list, hyp: list) -> bool:

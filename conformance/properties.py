@@ -233,6 +233,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
 
     hs = hypothesis_settings or hsettings(
         max_examples=examples, derandomize=True, database=None, deadline=None, print_blob=False,
+        report_multiple_bugs=False,
         suppress_health_check=list(HealthCheck))
     test = hs(given(st.data())(check))
     t0 = time.perf_counter()

@@ -114,6 +114,13 @@ class Adapter:
     def tolerance(self, metric: str) -> Tolerance:
         return self.tolerances.get(metric, self.default_tolerance)
 
+    # {metric: {knob: where the library documents or deliberately implements its value}}
+    profile_sources: Mapping[str, Mapping[str, str]] = {}
+
+    def profile_source(self, metric: str, knob: str) -> str:
+        """Where the library documents its profile's value of ``knob`` ('' if nowhere)."""
+        return self.profile_sources.get(metric, {}).get(knob, "") or self.profile_sources.get("*", {}).get(knob, "")
+
     def profile(self, metric: str) -> dict:
         """The library's default behaviour, as a full canonical setting of the metric's knobs."""
         return get_metric(metric).settings(self.profiles.get(metric, {}))

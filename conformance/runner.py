@@ -15,7 +15,9 @@ from oracle.registry import get_metric
 
 from .cases import Case, load_cases
 from .judge import judge, judge_case
+from .divergence import divergent_knobs, run_divergences
 from .known import KnownIndex, load_known
+from .plans import plan_for
 from .properties import property_names, run_property
 from .records import Record, reproduce_command
 
@@ -172,6 +174,8 @@ def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case])
                 units.append(Unit(name, metric, "properties"))
             if any(e.metric == metric for e in load_known(name)):
                 units.append(Unit(name, metric, "known"))
+            if divergent_knobs(a, metric) and plan_for(metric) is not None:
+                units.append(Unit(name, metric, "divergence"))
     return units
 
 
@@ -193,6 +197,8 @@ def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None =
             return [run_case(a, c, known) for c in load_cases(case_paths, unit.metric)]
         if unit.part == "known":
             return [run_known_entry(a, e) for e in known.entries if e.metric == unit.metric]
+        if unit.part == "divergence":
+            return run_divergences(a, unit.metric, known, examples)
         return [run_property(a, unit.metric, p, known, examples) for p in property_names(a, unit.metric)]
     except Exception as e:  # an engine bug must not lose the rest of the report
         r = _base_record(a, unit.metric, unit.part, "(unit)")
@@ -239,7 +245,7 @@ def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs:
                 records.extend(recs)
                 note(futs[f], recs)
     order = {u: i for i, u in enumerate(units)}
-    records.sort(key=lambda r: (r.adapter, r.metric, {"golden": 0, "property": 1, "known": 2}.get(r.kind, 3), r.test))
+    records.sort(key=lambda r: (r.adapter, r.metric, {"golden": 0, "property": 1, "divergence": 2, "known": 3}.get(r.kind, 3), r.test))
     return records
 
 

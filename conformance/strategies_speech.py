@@ -20,6 +20,10 @@ VOCABULARY = ("a", "b", "c", "budi", "siti", "makan", "nasi", "ke", "pasar", "Bu
 CHAR_PIECES = ("a", "b", "e", "e\u0301", "\u00e9", " ", "\U0001F469\u200d\U0001F4BB", "\U0001F1EE\U0001F1E9",
                "\u1112\u1161\u11ab", "\ud55c", ",")
 
+# word gaps: mostly one space, sometimes runs and other Unicode whitespace (a tab, a
+# no-break space, an ideographic space), where tokenizers differ
+GAPS = (" ", " ", " ", " ", "  ", "\t", "\u00a0", "\u3000", " \t")
+
 RATES = (Fraction(0), Fraction(1, 10), Fraction(1, 5), Fraction(3, 10))
 
 
@@ -55,15 +59,25 @@ def transcript_pairs(draw, vocabulary=VOCABULARY, max_utterances: int = 4, max_l
     for _ in range(n):
         ref = draw(st.lists(st.sampled_from(vocabulary), min_size=min_len, max_size=max_len))
         hyp = draw(edited_tokens(ref, vocabulary))
-        refs.append(joiner.join(ref))
-        hyps.append(joiner.join(hyp))
+        refs.append(_join(draw, ref, joiner))
+        hyps.append(_join(draw, hyp, joiner))
     return {"references": refs, "hypotheses": hyps}
+
+
+def _join(draw, tokens: list, joiner) -> str:
+    """The tokens joined by ``joiner``, or (joiner None) by gaps drawn from GAPS."""
+    if joiner is not None:
+        return joiner.join(tokens)
+    out = tokens[:1]
+    for t in tokens[1:]:
+        out += [draw(st.sampled_from(GAPS)), t]
+    return "".join(out)
 
 
 def for_settings(settings) -> st.SearchStrategy:
     if "unit" in settings:  # character metrics
         return transcript_pairs(CHAR_PIECES, max_len=10, joiner="")
-    return transcript_pairs()
+    return transcript_pairs(joiner=None)
 
 
 def upper(metric: str):

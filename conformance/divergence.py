@@ -1,0 +1,188 @@
+"""Divergence from the canonical definition: for each knob where a library's
+profile differs from the metric's canonical default, the run itself finds a
+minimal input on which the two settings give different exact values (hypothesis
+``find``, shrunk), and shows both exact values beside the library's value.
+
+A divergence is not a failure (the library does what its profile says) and is
+never invisible. When the library gives the canonical value instead, its
+profile is wrong there: a failure. When it gives neither, the finding is
+judged as any disagreement (a known failure, or a failure).
+"""
+from __future__ import annotations
+
+import time
+
+from hypothesis import HealthCheck, find, settings as hsettings
+from hypothesis.errors import NoSuchExample, Unsatisfiable
+
+from oracle.compare import compare_value
+from oracle.conventions import ConventionError, InputError
+from oracle.exact import same_value
+from oracle.registry import get_metric
+
+from .judge import _exact_text, _short
+from .plans import plan_for
+from .protocol import PRESENTATION_KNOBS, Skip, Unsupported
+from .records import Record, reproduce_command
+
+
+def divergent_knobs(adapter, metric: str) -> list[tuple[str, str, str]]:
+    """[(knob, canonical value, library value)] where the profile differs from the default."""
+    m = get_metric(metric)
+    canon, prof = m.settings({}), adapter.profile(metric)
+    return [(k.name, canon[k.name], prof[k.name]) for k in m.knobs
+            if canon[k.name] != prof[k.name] and k.name not in PRESENTATION_KNOBS]
+
+
+def _value(metric: str, inputs, settings):
+    """The exact value, or ('refused', message) where the spec refuses the input."""
+    try:
+        return get_metric(metric).compute(inputs, settings).value
+    except (InputError, ConventionError) as e:
+        return ("refused", f"{type(e).__name__}: {e}")
+
+
+def _differs(a, b) -> bool:
+    ra, rb = isinstance(a, tuple), isinstance(b, tuple)
+    if ra or rb:
+        return ra != rb
+    return not same_value(a, b)
+
+
+def _text(v) -> str:
+    return f"error({v[1]})" if isinstance(v, tuple) else _exact_text(v)[0]
+
+
+def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strategy_settings: dict | None = None):
+    """A minimal generated input on which the two settings give different exact values
+    (a refusal under one and a value under the other counts), or None."""
+    plan = plan_for(metric)
+    if plan is None:
+        return None
+    strategy = plan.inputs(strategy_settings or ours)
+    hs = hsettings(max_examples=max(examples, 1) * 4, derandomize=True, database=None, deadline=None,
+                   print_blob=False, suppress_health_check=list(HealthCheck))
+
+    def separates(x) -> bool:
+        a, b = _value(metric, x, ours), _value(metric, x, theirs)
+        if isinstance(a, tuple) and isinstance(b, tuple):
+            return False
+        return _differs(a, b)
+
+    try:
+        return find(strategy, separates, settings=hs)
+    except (NoSuchExample, Unsatisfiable):
+        return None
+
+
+def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str, known, examples: int) -> Record:
+    m = get_metric(metric)
+    prof = adapter.profile(metric)
+    r = Record(adapter=adapter.name, library=adapter.library, version=adapter.version(), metric=metric,
+               kind="divergence", test=knob, outcome="divergence", tolerance=str(adapter.tolerance(metric)))
+    r.description = (f"{knob}: the library's {knob}={library} against the canonical {knob}={canonical}")
+    r.source = adapter.profile_source(metric, knob)
+    t0 = time.perf_counter()
+    try:
+        canon = m.settings({**prof, knob: canonical})
+    except ConventionError as e:
+        r.outcome, r.message = "not-applicable", f"the canonical {knob}={canonical} with the library's other knobs: {e}"
+        return r
+    r.case_signature, r.adapter_signature = m.signature(canon), m.signature(prof)
+    r.material = {knob: [canonical, library]}
+    r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
+    x = separating_input(metric, prof, canon, examples)
+    if x is None:
+        # the knob may matter only at other values of a knob the library lets its user set
+        # (a cutoff, a relevance threshold): try those, one knob at a time
+        for other, value in _settable_alternatives(adapter, metric, prof, knob):
+            try:
+                p2, c2 = m.settings({**prof, other: value}), m.settings({**canon, other: value})
+            except ConventionError:
+                continue
+            x = separating_input(metric, p2, c2, max(1, examples // 2))
+            if x is not None:
+                prof, canon = p2, c2
+                r.message = f"at {other}={value} (the profile's {other}={adapter.profile(metric)[other]} hides it)"
+                r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
+                r.case_signature, r.adapter_signature = m.signature(canon), m.signature(prof)
+                break
+    r.seconds = time.perf_counter() - t0
+    if x is None:
+        r.outcome = "skipped"
+        r.message = (f"no generated input separates {knob}={library} from {knob}={canonical} "
+                     f"({max(examples, 1) * 4} tried): the strategies do not reach this knob's effect")
+        return r
+    r.inputs = x
+    ours, theirs = _value(metric, x, prof), _value(metric, x, canon)
+    r.exact, r.case_exact = _text(ours), _text(theirs)
+    if not isinstance(ours, tuple):
+        r.digits = _exact_text(ours)[1]
+    r.reproduce = reproduce_command(adapter.name, metric, r.conventions, x)
+    configured = adapter.configure(metric, prof)
+    if isinstance(configured, Unsupported):
+        r.outcome, r.message = "not-applicable", configured.reason
+        return r
+    try:
+        value = adapter.run(configured, x).value
+    except Skip as e:
+        r.outcome, r.message = "skipped", f"divergent input found, but the adapter skips it: {e}"
+        return r
+    except Exception as e:
+        value = f"raised {type(e).__name__}: {e}"
+    r.library_value = value
+    tol = adapter.tolerance(metric)
+    agrees_ours = _agrees(value, ours, tol)
+    if agrees_ours:
+        r.explanation = (f"the library does what its profile says ({knob}={library}): "
+                         f"{_short(r.exact)} here, where the canonical {knob}={canonical} gives {_short(r.case_exact)}")
+        return r
+    if _agrees(value, theirs, tol):
+        r.outcome = "fail"
+        r.explanation = (f"the profile declares {knob}={library}, but the library gives the canonical "
+                         f"{knob}={canonical} value here: the profile is wrong")
+        return r
+    kf = known.recognise(metric, prof, x, None, library_value=value)
+    r.explanation = (f"on this input the library gives neither the value of its profile's {knob}={library} "
+                     f"({_short(r.exact)}) nor the canonical one ({_short(r.case_exact)})")
+    if kf:
+        r.outcome, r.known_failure, r.known_title = "known-failure", kf.id, kf.title
+    else:
+        r.outcome = "fail"
+    return r
+
+
+def _settable_alternatives(adapter, metric: str, prof: dict, knob: str):
+    """(knob, value) pairs the library can be set to, other than its profile's, for the
+    knobs it offers (parametric ones at their usual special values)."""
+    from .explain import candidate_values
+    m = get_metric(metric)
+    caps = adapter.capabilities.get(metric, {})
+    for k in m.knobs:
+        if k.name == knob or k.name in PRESENTATION_KNOBS or k.name not in caps:
+            continue
+        for v in candidate_values(k)[:8]:
+            if v == prof[k.name]:
+                continue
+            try:
+                trial = m.settings({**prof, k.name: v})
+            except ConventionError:
+                continue
+            if adapter.supports(metric, trial) is None:
+                yield k.name, v
+
+
+def _agrees(value, exact, tol) -> bool:
+    if isinstance(exact, tuple):
+        return isinstance(value, str) and value.startswith("raised ")
+    if isinstance(value, str):
+        return False
+    try:
+        return compare_value(value, exact, tol).agrees
+    except Exception:
+        return False
+
+
+def run_divergences(adapter, metric: str, known, examples: int) -> list[Record]:
+    return [run_divergence(adapter, metric, k, c, lib, known, examples)
+            for k, c, lib in divergent_knobs(adapter, metric)]
