@@ -22,6 +22,12 @@ PARAMETRIC_TRIES = {
     "rational": ["1/10", "1", "1/100", "1/1000", "5", "1/2", "0"],
 }
 
+# Arithmetic a library may apply on top of a knob setting: the key of a candidate
+# ({"smoothing": "exp", ARITHMETIC: "float32"}) naming the transformation of the
+# oracle's exact value that reproduces the library.
+ARITHMETIC = "@arithmetic"
+FINGERPRINTS = ("float32", "percent", "fraction")
+
 
 def candidate_values(knob) -> list[str]:
     if knob.kind == "enum":
@@ -29,30 +35,83 @@ def candidate_values(knob) -> list[str]:
     return list(getattr(knob, "special", ())) + list(PARAMETRIC_TRIES.get(knob.kind, []))
 
 
-def reproduces(metric: str, settings: Mapping, inputs: Mapping, library_value, tol: Tolerance) -> bool:
-    try:
-        r = get_metric(metric).compute(inputs, settings)
-    except (ConventionError, InputError, ZeroDivisionError, ValueError):
+def _float32_agrees(library_value, exact) -> bool:
+    """The library's value is the exact value in single precision (a float32 number
+    within 4 float32 ULPs of it)."""
+    import math
+    from oracle.exact import to_float
+    if isinstance(library_value, bool) or not isinstance(library_value, (int, float)):
         return False
+    v = float(library_value)
     try:
-        return compare_value(library_value, r.value, tol).agrees
+        x = to_float(exact)
+    except Exception:
+        return False
+    if not (math.isfinite(v) and math.isfinite(x)) or _float32(v) != v:
+        return False
+    return abs(v - x) <= 4 * 2.0 ** -24 * max(abs(x), 2.0 ** -126)
+
+
+def _scaled(exact, fingerprint: str):
+    from fractions import Fraction
+    from oracle.exact import Undefined, is_structured
+    if isinstance(exact, Undefined) or is_structured(exact):
+        return None
+    factor = Fraction(100) if fingerprint == "percent" else Fraction(1, 100)
+    try:
+        return exact * factor
+    except TypeError:
+        return None
+
+
+def value_agrees(library_value, exact, tol: Tolerance, fingerprint: str | None = None) -> bool:
+    """The library's value against an exact value, through an arithmetic fingerprint."""
+    try:
+        if fingerprint is None:
+            return compare_value(library_value, exact, tol).agrees
+        if fingerprint == "float32":
+            return _float32_agrees(library_value, exact)
+        scaled = _scaled(exact, fingerprint)
+        return scaled is not None and compare_value(library_value, scaled, tol).agrees
     except Exception:
         return False
 
 
+def reproduces(metric: str, settings: Mapping, inputs: Mapping, library_value, tol: Tolerance,
+               fingerprint: str | None = None) -> bool:
+    knobs = {k: v for k, v in settings.items() if k != ARITHMETIC}
+    fingerprint = fingerprint or settings.get(ARITHMETIC)
+    try:
+        r = get_metric(metric).compute(inputs, knobs)
+    except (ConventionError, InputError, ZeroDivisionError, ValueError):
+        return False
+    return value_agrees(library_value, r.value, tol, fingerprint)
+
+
+def agrees(metric: str, settings: Mapping, inputs: Mapping, library_value, tol: Tolerance) -> bool:
+    """The library's value agrees with the oracle under ``settings`` as it stands."""
+    return reproduces(metric, settings, inputs, library_value, tol)
+
+
 def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol: Tolerance,
             budget: int = 600, max_knobs: int = 2) -> list[dict]:
-    """Knob changes (relative to ``settings``) under which the oracle reproduces
-    ``library_value``; the smallest changes first. [] when none does."""
+    """Knob changes (relative to ``settings``), each possibly with an arithmetic
+    fingerprint (``ARITHMETIC``: float32, percent, fraction), under which the oracle
+    reproduces ``library_value`` on this one input; fewest changes first (a fingerprint
+    counts as one change). [] when none does. A candidate found on one input is not yet
+    an explanation: ``prove`` tests it on neighbouring inputs."""
     m = get_metric(metric)
     base = m.settings(settings)
     found: list[dict] = []
     seen: set = set()
     evaluations = 0
     knobs = [k for k in m.knobs if candidate_values(k)]
+    for fp in FINGERPRINTS:   # arithmetic alone, under the settings as they are
+        if reproduces(metric, base, inputs, library_value, tol, fp):
+            found.append({ARITHMETIC: fp})
     for size in range(1, max_knobs + 1):
         for combo in itertools.combinations(knobs, size):
-            if found and size > 1 and any(set(f) <= {k.name for k in combo} for f in found):
+            if found and size > 1 and any(set(f) - {ARITHMETIC} <= {k.name for k in combo} for f in found):
                 continue
             for values in itertools.product(*(candidate_values(k) for k in combo)):
                 change = {k.name: v for k, v in zip(combo, values) if base[k.name] != v}
@@ -70,25 +129,182 @@ def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol:
                 seen.add(key)
                 evaluations += 1
                 if evaluations > budget:
-                    return found
-                if reproduces(metric, canon, inputs, library_value, tol):
-                    found.append({k: canon[k] for k in change})
+                    return _ranked(found)
+                try:
+                    value = m.compute(inputs, canon).value
+                except (ConventionError, InputError, ZeroDivisionError, ValueError):
+                    continue
+                knob_change = {k: canon[k] for k in change}
+                if value_agrees(library_value, value, tol):
+                    found.append(knob_change)
+                elif size == 1:
+                    for fp in FINGERPRINTS:
+                        if value_agrees(library_value, value, tol, fp):
+                            found.append({**knob_change, ARITHMETIC: fp})
         if found:
-            return found
-    return found
+            return _ranked(found)
+    return _ranked(found)
 
 
-def describe(found: list[dict]) -> str:
+def _ranked(found: list[dict]) -> list[dict]:
+    """Candidates by the number of knobs changed (a fingerprint counts as one)."""
+    return sorted(found, key=len)
+
+
+def explain_leaves(metric: str, settings: Mapping, inputs: Mapping, library_value, tol: Tolerance,
+                   budget: int = 300) -> dict:
+    """For a structured value (a report, per-class values): {leaf path: candidates} for
+    each leaf where the library differs from the oracle, searched leaf by leaf."""
+    from oracle.compare import _lookup, _path_text, _paths
+    m = get_metric(metric)
+    try:
+        exact = m.compute(inputs, settings).value
+    except (ConventionError, InputError):
+        return {}
+    out = {}
+    for keys, leaf in _paths(exact):
+        try:
+            lib = _lookup(library_value, list(keys))
+        except (KeyError, IndexError, TypeError):
+            continue
+        if value_agrees(lib, leaf, tol):
+            continue
+        found = []
+        base = m.settings(settings)
+        for k in m.knobs:
+            for v in candidate_values(k):
+                if v == base[k.name]:
+                    continue
+                try:
+                    trial = m.settings({**base, k.name: v})
+                    value = _lookup(m.compute(inputs, trial).value, list(keys))
+                except Exception:
+                    continue
+                if value_agrees(lib, value, tol):
+                    found.append({k.name: v})
+        out[_path_text(keys)] = found
+        if len(out) >= 8:
+            break
+    return out
+
+
+def neighbours(metric: str, settings: Mapping, count: int) -> list[dict]:
+    """Deterministic generated inputs of ``metric`` (the property strategies under
+    ``settings``) that the oracle accepts: the family an explanation must hold on."""
+    from hypothesis import HealthCheck, given, settings as hsettings
+    from .plans import plan_for
+    plan = plan_for(metric)
+    if plan is None:
+        return []
+    m = get_metric(metric)
+    out: list = []
+
+    @hsettings(max_examples=count * 3, derandomize=True, database=None, deadline=None, print_blob=False,
+               suppress_health_check=list(HealthCheck))
+    @given(plan.inputs(settings))
+    def collect(x):
+        if len(out) < count * 2:
+            try:
+                m.compute(x, settings)
+            except (ConventionError, InputError):
+                return
+            out.append(x)
+
+    try:
+        collect()
+    except Exception:
+        pass
+    return out
+
+
+def prove(adapter, metric: str, settings: Mapping, inputs: Mapping, candidates: list[dict],
+          tol: Tolerance, need: int = 20) -> tuple[list[dict], list[dict], int]:
+    """Test each candidate on ``need`` or more neighbouring inputs the library scores,
+    including inputs that separate the candidates from the settings and from each other.
+    Returns (proven candidates, rejections [{candidate, input, library, exact}], number of
+    neighbours tested). A candidate survives only if it reproduces the library on every
+    neighbour tested."""
+    from .divergence import separating_input
+    from .protocol import Skip, Unsupported
+    if not candidates:
+        return [], [], 0
+    m = get_metric(metric)
+    base = m.settings(settings)
+    configured = adapter.configure(metric, base)
+    if isinstance(configured, Unsupported):
+        return [], [], 0
+    pool = []
+    knob_sets = [{**base, **{k: v for k, v in c.items() if k != ARITHMETIC}} for c in candidates]
+    for ks in knob_sets:   # inputs where a candidate's knobs change the value
+        if ks != base:
+            x = separating_input(metric, ks, base, 10, strategy_settings=base)
+            if x is not None:
+                pool.append(x)
+    for i in range(len(knob_sets)):
+        for j in range(i + 1, min(len(knob_sets), 6)):
+            if knob_sets[i] != knob_sets[j]:
+                x = separating_input(metric, knob_sets[i], knob_sets[j], 10, strategy_settings=base)
+                if x is not None:
+                    pool.append(x)
+    pool += neighbours(metric, base, need)
+    alive = list(candidates)
+    rejected: list = []
+    tested = 0
+    for x in pool:
+        if x == inputs:
+            continue
+        try:
+            value = adapter.run(configured, x).value
+        except (Skip, Exception):
+            continue
+        if value is None or isinstance(value, bool):
+            continue
+        tested += 1
+        for c in list(alive):
+            ks = {**base, **{k: v for k, v in c.items() if k != ARITHMETIC}}
+            if not reproduces(metric, ks, x, value, tol, c.get(ARITHMETIC)):
+                alive.remove(c)
+                try:
+                    ex = exact_text(m.compute(x, ks).value)
+                except Exception:
+                    ex = "refused"
+                rejected.append({"candidate": c, "input": x, "library": value, "exact": ex})
+        if tested >= need and (not alive or tested >= need):
+            break
+    if tested < need:
+        # too few neighbours the library scores: nothing is proven
+        return [], rejected, tested
+    return alive, rejected, tested
+
+
+def exact_text(value) -> str:
+    import json
+    from oracle.exact import exact_json, exact_str, is_structured
+    return json.dumps(exact_json(value)) if is_structured(value) else exact_str(value)
+
+
+def describe(found: list[dict], proven: bool = True) -> str:
     if not found:
         return "no knob setting reproduces the library's value: a defect"
-    alts = ["; ".join(f"{k}={v}" for k, v in f.items()) for f in found[:4]]
+    alts = ["; ".join(_change_text(k, v) for k, v in f.items()) for f in found[:4]]
     more = f" (+{len(found) - 4} more)" if len(found) > 4 else ""
-    return "reproduced by " + " | ".join(alts) + more
+    verb = "explained by" if proven else "reproduced on this input by"
+    return verb + " " + " | ".join(alts) + more
+
+
+def _change_text(k: str, v: str) -> str:
+    return f"{v} arithmetic" if k == ARITHMETIC else f"{k}={v}"
 
 
 # ------------------------------------------------------- arithmetic signatures
 
 FLOAT_MIN = 2.2250738585072014e-308   # sys.float_info.min
+
+
+def _brief(x, n: int = 90) -> str:
+    import json
+    t = json.dumps(x, ensure_ascii=False)
+    return t if len(t) <= n else t[:n - 3] + "..."
 
 
 def _float32(x: float) -> float:
@@ -142,10 +358,27 @@ def arithmetic_signatures(library_value, exact, stats: Mapping | None = None) ->
     return out
 
 
-def explanation(found: list[dict], library_value, exact, stats: Mapping | None = None) -> str:
+def explanation(found: list[dict], library_value, exact, stats: Mapping | None = None,
+                rejected: list | None = None, tested: int | None = None) -> str:
     """The knob settings that reproduce the library's value and, when none does, the
-    arithmetic fingerprints recognised in the difference."""
+    arithmetic fingerprints recognised in the difference. With ``tested``, ``found`` are
+    the candidates that held on that many neighbouring inputs, and ``rejected`` those
+    that failed on one (each named with its counterexample)."""
     text = describe(found)
+    if found and tested:
+        text += f" (held on {tested} neighbouring inputs)"
+    if rejected:
+        seen = set()
+        notes = []
+        for rj in rejected:
+            key = tuple(sorted(rj["candidate"].items()))
+            if key in seen:
+                continue
+            seen.add(key)
+            c = "; ".join(_change_text(k, v) for k, v in rj["candidate"].items())
+            notes.append(f"{c} reproduces this input but not the neighbour {_brief(rj['input'])} "
+                         f"(library {rj['library']!r}, exact {rj['exact'][:40]})")
+        text += "; rejected: " + "; ".join(notes[:3])
     if not found:
         sigs = arithmetic_signatures(library_value, exact, stats)
         if sigs:

@@ -13,7 +13,7 @@ import json
 from oracle.exact import Undefined, digits, digits_json, exact_json, exact_str, is_structured, same_value
 from oracle.registry import get_metric
 
-from .explain import explain, explanation
+from .explain import describe, explain, explanation
 from .protocol import PRESENTATION_KNOBS, Configured, Skip, Unsupported
 
 
@@ -94,11 +94,46 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
     if cmp.agrees and not stat_diff:
         return Verdict("agree", exact_text, dig, lib_value, cmp, oracle_result=result)
     found: list = []
-    if explain_it and not cmp.agrees and isinstance(out.value, (int, float)):
-        found = explain(metric, settings, inputs, out.value, tol)
-    expl = (explanation(found, out.value, result.value, result.stats) if not cmp.agrees
-            else "the value agrees but a sufficient statistic differs")
+    expl = "the value agrees but a sufficient statistic differs"
+    if not cmp.agrees:
+        expl = explanation([], out.value, result.value, result.stats)
+        if explain_it and _comparable(out.value):
+            found, expl = proven_explanation(adapter, metric, settings, inputs, out.value, tol, result)
     return Verdict("disagree", exact_text, dig, lib_value, cmp, stat_diff, expl, found, oracle_result=result)
+
+
+def _comparable(value) -> bool:
+    from oracle.compare import _paths
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    if isinstance(value, (list, dict)):
+        return all(x is None or (isinstance(x, (int, float)) and not isinstance(x, bool)) for _, x in _paths(value))
+    return False
+
+
+def proven_explanation(adapter, metric: str, settings: Mapping, inputs: Mapping, library_value, tol,
+                       result=None) -> tuple[list, str]:
+    """(proven candidates, explanation text): the knob settings (and arithmetic) that
+    reproduce the library on this input, kept only if they also hold on neighbouring
+    inputs (``prove``); for a structure with no whole explanation, the leaves one by one."""
+    from .explain import explain_leaves, prove
+    if result is None:
+        result = get_metric(metric).compute(inputs, settings)
+    found = explain(metric, settings, inputs, library_value, tol)
+    proven, rejected, tested = prove(adapter, metric, settings, inputs, found, tol) if found else ([], [], 0)
+    text = explanation(proven, library_value, result.value, result.stats, rejected, tested)
+    if found and not proven and not rejected:
+        text += f" (candidates on this input alone: {describe(found, proven=False)}; too few neighbouring " \
+                f"inputs the library scores ({tested}) to prove one)"
+    if not found and is_structured(result.value):
+        leaves = explain_leaves(metric, settings, inputs, library_value, tol)
+        if leaves:
+            text += "; leaf by leaf: " + "; ".join(
+                f"{path}: {describe(c, proven=False) if c else 'no knob'}" for path, c in leaves.items())
+    return proven, text
+
 
 
 # Exceptions that say "this input is wrong" (a refusal) versus the ones that say the

@@ -28,7 +28,8 @@ from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
 from .explain import explain, explanation, reproduces
-from .judge import judge
+from .invalid import kinds as invalid_kinds, mutate
+from .judge import UNRELATED_CRASHES, judge, proven_explanation
 from .known import _MISSING
 from .plans import plan_for
 from .protocol import Skip, Unsupported
@@ -72,6 +73,7 @@ def property_names(adapter, metric: str) -> list[str]:
     names += [f"invariance:{k}" for k in plan.invariances]
     if plan.identity:
         names.append("identity")
+    names += [f"invalid:{k}" for k in invalid_kinds(metric)]
     return names
 
 
@@ -153,14 +155,26 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         raise Finding(fields)
 
     def check(data):
+        from hypothesis import reject
         inputs = data.draw(plan.inputs(settings), label="inputs")
         try:
             m.compute(inputs, settings)
         except (InputError, ConventionError):
-            from hypothesis import reject
             reject()
-        count[0] += 1
         base = prop.split("[")[0]
+        if base.startswith("invalid:"):
+            bad = mutate(base.split(":", 1)[1], metric, inputs)
+            if bad is None:
+                reject()
+            try:
+                m.compute(bad, settings)
+                reject()  # still valid under these settings: not an example of this kind
+            except (InputError, ConventionError) as e:
+                refusal = f"{type(e).__name__}: {e}"
+            count[0] += 1
+            check_invalid(bad, refusal)
+            return
+        count[0] += 1
         try:
             if base in ("oracle-equal", "statistics"):
                 v = judge(adapter, metric, settings, inputs, explain_it=False, configured=configured)
@@ -231,6 +245,27 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             from hypothesis import reject
             reject()
 
+    def check_invalid(bad, refusal):
+        try:
+            out = adapter.run(configured, bad)
+        except Skip:
+            from hypothesis import reject
+            reject()
+        except UNRELATED_CRASHES as e:
+            lib = f"raised {type(e).__name__}: {e}"
+            known_or_raise(bad, {"library_value": lib, "exact": f"error({refusal})",
+                                 "message": f"crashes with an unrelated {type(e).__name__} on invalid input",
+                                 "explanation": f"the spec refuses this input ({refusal}); the library crashes "
+                                                f"with an unrelated {type(e).__name__} instead of refusing it",
+                                 "outcome": "error"})
+            return
+        except Exception:
+            return  # a clear refusal, as the spec does
+        known_or_raise(bad, {"library_value": out.value, "exact": f"error({refusal})",
+                             "message": f"accepts invalid input: returned {out.value!r}",
+                             "explanation": f"accepts invalid input: the spec refuses it ({refusal}), the library "
+                                            f"returns {out.value!r}; a defect", "outcome": "fail"})
+
     hs = hypothesis_settings or hsettings(
         max_examples=examples, derandomize=True, database=None, deadline=None, print_blob=False,
         report_multiple_bugs=False,
@@ -250,12 +285,11 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             r.outcome, r.known_failure, r.known_title = "known-failure", base_entry.id, base_entry.title
             r.explanation = r.explanation or base_entry.explanation
         if prop.startswith("oracle-equal") and _numeric(r.library_value):
-            r.reproducing_knobs = explain(metric, settings, r.inputs, r.library_value, tol)
             try:
-                res = m.compute(r.inputs, settings)
-                r.explanation = explanation(r.reproducing_knobs, r.library_value, res.value, res.stats)
+                r.reproducing_knobs, r.explanation = proven_explanation(
+                    adapter, metric, settings, r.inputs, r.library_value, tol)
             except Exception:
-                r.explanation = explanation(r.reproducing_knobs, r.library_value, None)
+                r.reproducing_knobs, r.explanation = [], explanation([], r.library_value, None)
         r.reproduce = reproduce_command(adapter.name, metric, r.conventions, f.fields.get("inputs"))
     except Unsatisfiable:
         r.outcome, r.message = "skipped", "no generated input was accepted by the library and the oracle"
@@ -276,4 +310,5 @@ _DESCRIPTIONS = {
     "bounds": "The value lies within the metric's range.",
     "invariance": "A transformation that must not change the value does not change it.",
     "identity": "A hypothesis equal to its reference gets the maximum score.",
+    "invalid": "An input the spec refuses is refused by the library too (a clear error, not a value).",
 }

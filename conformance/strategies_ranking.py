@@ -14,6 +14,9 @@ from fractions import Fraction
 from hypothesis import strategies as st
 
 DOC_IDS = ("d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "D1", "a", "b", "doc-10", "doc-9")
+# a long query's documents: enough for cutoffs on both sides of k=10 and ideal rankings
+# longer than the cutoff
+LONG_IDS = tuple(f"p{i:02d}" for i in range(1, 41))
 SCORES = (3, 2, 1, 0, "0.5", "1.5", "2.25", -1)
 
 
@@ -29,7 +32,12 @@ def qrels_for(draw, query: str, docs, max_grade: int = 3, negative: bool = True)
 def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, near_top: bool = True):
     """{doc: score} of one query: a few documents, relevant ones often near the top."""
     pool = list(docs)
-    chosen = draw(st.lists(st.sampled_from(pool), unique=True, max_size=max_len))
+    if len(pool) > 10:
+        # a long ranking: a length on either side of the usual cutoffs
+        n = draw(st.sampled_from([x for x in (4, 9, 10, 11, 15, 25, 35) if x <= min(max_len, len(pool))]))
+        chosen = draw(st.permutations(pool))[:n]
+    else:
+        chosen = draw(st.lists(st.sampled_from(pool), unique=True, max_size=max_len))
     if near_top and judged and draw(st.booleans()):
         best = max(judged, key=lambda d: judged[d])
         if best not in chosen:
@@ -49,7 +57,7 @@ def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, n
 # every choice of the knobs all ranking metrics share (k and ties included), and of the others
 COMMON_KNOBS = st.fixed_dictionaries({
     "ties": st.sampled_from(["trec_eval", "input-order", "expected", "optimistic", "pessimistic"]),
-    "k": st.sampled_from(["none", "1", "2", "3", "5"]),
+    "k": st.sampled_from(["none", "1", "2", "3", "5", "10"]),
     "threshold": st.sampled_from(["1", "2"]),
     "no_relevant": st.sampled_from(["zero", "skip"]),
     "missing": st.sampled_from(["zero", "skip"]),
@@ -79,6 +87,18 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
     queries = [f"q{i}" for i in range(1, n + 1)]
     qrels, run = {}, {}
     for q in queries:
+        if draw(st.integers(0, 3)) == 0:
+            # a long query: 12 to 40 documents, most of them judged, up to 35 ranked
+            size = draw(st.sampled_from((12, 20, 30, 40)))
+            docs = list(LONG_IDS[:size])
+            judged = {d: draw(st.integers(-1 if negative else 0, max_grade)) for d in docs
+                      if draw(st.integers(0, 4)) > 0}
+            where = draw(st.sampled_from(("both", "both", "both", "qrels", "run"))) if extra_queries else "both"
+            if where in ("both", "qrels"):
+                qrels[q] = judged
+            if where in ("both", "run"):
+                run[q] = draw(ranking_for(judged, docs, ties, max(max_len, 35)))
+            continue
         docs = draw(st.lists(st.sampled_from(DOC_IDS), unique=True, min_size=1, max_size=8))
         judged = draw(qrels_for(q, docs, max_grade, negative))
         where = draw(st.sampled_from(("both", "both", "both", "qrels", "run"))) if extra_queries else "both"
