@@ -180,7 +180,7 @@ def cmd_oracle(args) -> int:
 def cmd_compare(args) -> int:
     _known_dir(args)
     from oracle.registry import get_metric
-    from .judge import judge
+    from .judge import judge_case
     from .known import KnownIndex, load_known
     case = _case_from_args(args)
     adapters, _, unavailable = _load_adapters([args.adapter])
@@ -189,11 +189,12 @@ def cmd_compare(args) -> int:
     a = next(iter(adapters.values()))
     m = get_metric(case.metric)
     settings = m.settings(case.conventions)
-    v = judge(a, case.metric, settings, case.inputs)
+    v = judge_case(a, case.metric, settings, case.inputs)
     known = KnownIndex(a, load_known(a.name))
     kf = None
-    if v.status in ("disagree", "error"):
-        kf = known.for_case(case.id, case.metric) or known.recognise(case.metric, settings, case.inputs, v.reproducing)
+    if v.status in ("disagree", "error", "accepts-invalid", "crash"):
+        kf = known.for_case(case.id, case.metric) or known.recognise(
+            case.metric, v.run_settings or settings, case.inputs, v.reproducing, library_value=v.library_value)
     out = {"case": case.id, "adapter": a.name, "library": a.library, "version": a.version(),
            "metric": case.metric, "signature": m.signature(settings),
            "library_signature": m.signature(a.profile(case.metric)),
@@ -202,8 +203,16 @@ def cmd_compare(args) -> int:
            "first_differing_statistic": v.first_differing_statistic, "explanation": v.explanation,
            "reproducing_knobs": v.reproducing, "message": v.message,
            "known_failure": kf.id if kf else None}
+    if v.run_settings:
+        out["library_signature"] = m.signature(v.run_settings)
+    for key in ("converted", "immaterial", "material"):
+        if getattr(v, key):
+            out[key] = getattr(v, key)
+    if v.material:
+        out["case_exact"] = v.case_exact   # the value under the case's (here: the asked) settings
     print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
-    return EXIT_OK if v.status in ("agree", "not-applicable", "skipped") else EXIT_UNEXPECTED
+    return EXIT_OK if v.status in ("agree", "divergence", "refuses", "not-applicable", "skipped") or kf \
+        else EXIT_UNEXPECTED
 
 
 def cmd_explain(args) -> int:
@@ -236,34 +245,83 @@ def cmd_explain(args) -> int:
     m = get_metric(case.metric)
     settings = m.settings(case.conventions)
     tol = Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
+    adapter = None
     if args.adapter:
         adapters, _, unavailable = _load_adapters([args.adapter])
         if not adapters:
             raise UsageError(f"--adapter {args.adapter}: {unavailable[0][1] if unavailable else 'unavailable'}")
-        a = next(iter(adapters.values()))
-        tol = a.tolerance(case.metric)
-        configured = a.configure(case.metric, settings)
+        adapter = next(iter(adapters.values()))
+        tol = adapter.tolerance(case.metric)
+        configured = adapter.configure(case.metric, settings)
         from .protocol import Unsupported
         if isinstance(configured, Unsupported):
-            raise UsageError(f"--adapter {a.name}: {configured.reason}")
-        value = a.run(configured, case.inputs).value
+            raise UsageError(f"--adapter {adapter.name}: {configured.reason}")
+        value = adapter.run(configured, case.inputs).value
     elif args.value is not None:
-        try:
-            value = json.loads(args.value)
-        except json.JSONDecodeError:
-            raise UsageError(f"--value {args.value!r}: not a number or JSON") from None
-        if isinstance(value, bool) or not isinstance(value, (int, float, list, dict)):
-            raise UsageError(f"--value {args.value!r}: not a number or JSON structure of numbers")
+        value = _parse_value(args.value)
     else:
         raise UsageError("give --value or --adapter")
-    found = explain(case.metric, settings, case.inputs, value, tol, budget=args.budget)
     res = m.compute(case.inputs, settings)
     from oracle.exact import exact_json
-    print(json.dumps({"metric": case.metric, "signature": m.signature(settings), "value": value,
-                      "exact": exact_json(res.value), "reproducing_knobs": found,
-                      "explanation": explanation(found, value, res.value, res.stats)},
-                     indent=2, ensure_ascii=False, default=str))
+    from .explain import explain_leaves, neighbours, prove, value_agrees
+    out = {"metric": case.metric, "signature": m.signature(settings),
+           "value": value if not isinstance(value, Fraction) else str(value), "exact": exact_json(res.value)}
+    if value_agrees(value, res.value, tol):
+        out.update(verdict="agrees", reproducing_knobs=[],
+                   explanation=f"agrees: the value is the oracle's under these settings (tolerance {tol})")
+        print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
+        return EXIT_OK
+    found = explain(case.metric, settings, case.inputs, value, tol, budget=args.budget)
+    if adapter is not None:
+        proven, rejected, tested = prove(adapter, case.metric, settings, case.inputs, found, tol)
+        out.update(verdict="explained" if proven else "defect", candidates=found, reproducing_knobs=proven,
+                   neighbours_tested=tested, rejected=rejected,
+                   explanation=explanation(proven, value, res.value, res.stats, rejected, tested))
+    else:
+        out.update(verdict="candidates" if found else "defect", reproducing_knobs=found, proven=False,
+                   explanation=explanation(found, value, res.value, res.stats).replace(
+                       "explained by", "reproduced on this input by", 1))
+        if found:
+            out["note"] = ("a candidate found on one input may be a coincidence: give --adapter to test each on "
+                           "neighbouring inputs; the inputs below tell the candidates apart")
+            out["separating_inputs"] = _separating(case.metric, settings, found)
+    if not found and isinstance(value, (list, dict)):
+        out["leaves"] = explain_leaves(case.metric, settings, case.inputs, value, tol)
+    print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
     return EXIT_OK
+
+
+def _parse_value(text: str):
+    """--value: a JSON number or structure, or an exact rational such as 3/10."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            return Fraction(text.strip())
+        except (ValueError, ZeroDivisionError):
+            raise UsageError(f"--value {text!r}: not a number (0.3, 3/10) or a JSON structure of numbers") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float, list, dict)):
+        raise UsageError(f"--value {text!r}: not a number or JSON structure of numbers")
+    return value
+
+
+def _separating(metric: str, settings: dict, found: list) -> list:
+    """For each pair of candidates (and each candidate against the settings as given), a
+    minimal input on which they give different exact values."""
+    from oracle.registry import get_metric
+    from .divergence import separating_input
+    from .explain import ARITHMETIC
+    m = get_metric(metric)
+    base = m.settings(settings)
+    sets = [(f, {**base, **{k: v for k, v in f.items() if k != ARITHMETIC}}) for f in found[:4]]
+    out = []
+    for i, (fa, a) in enumerate(sets):
+        for fb, b in sets[i + 1:]:
+            if a != b:
+                x = separating_input(metric, a, b, 20, strategy_settings=base)
+                if x is not None:
+                    out.append({"between": [fa, fb], "input": x})
+    return out
 
 
 def _tolerance_of(record):

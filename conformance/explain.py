@@ -106,9 +106,13 @@ def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol:
     seen: set = set()
     evaluations = 0
     knobs = [k for k in m.knobs if candidate_values(k)]
-    for fp in FINGERPRINTS:   # arithmetic alone, under the settings as they are
+    # a metric with a scale knob states percent and fraction by the knob, not as arithmetic
+    prints = [fp for fp in FINGERPRINTS if fp == "float32" or "scale" not in base]
+    alone = set()
+    for fp in prints:   # arithmetic alone, under the settings as they are
         if reproduces(metric, base, inputs, library_value, tol, fp):
             found.append({ARITHMETIC: fp})
+            alone.add(fp)
     for size in range(1, max_knobs + 1):
         for combo in itertools.combinations(knobs, size):
             if found and size > 1 and any(set(f) - {ARITHMETIC} <= {k.name for k in combo} for f in found):
@@ -138,8 +142,9 @@ def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol:
                 if value_agrees(library_value, value, tol):
                     found.append(knob_change)
                 elif size == 1:
-                    for fp in FINGERPRINTS:
-                        if value_agrees(library_value, value, tol, fp):
+                    # a knob with arithmetic, where the arithmetic alone does not do it
+                    for fp in prints:
+                        if fp not in alone and value_agrees(library_value, value, tol, fp):
                             found.append({**knob_change, ARITHMETIC: fp})
         if found:
             return _ranked(found)

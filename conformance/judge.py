@@ -223,7 +223,15 @@ def judge_case(adapter, metric: str, settings: Mapping, inputs: Mapping, explain
         if at_library is not None and same_value(at_library, case_result.value):
             immaterial = others
         else:
-            material = others
+            # which of the substituted knobs change the value by themselves
+            for k, pair in others.items():
+                try:
+                    alone = m.compute(inputs, m.settings({**settings, k: pair[1]})).value
+                    (immaterial if same_value(alone, case_result.value) else material)[k] = pair
+                except (InputError, ConventionError):
+                    material[k] = pair
+            if not material:
+                material, immaterial = others, {}
     v = judge(adapter, metric, run, inputs, explain_it=explain_it)
     if v.status == "oracle-error":
         return Verdict("not-applicable", message=f"at the nearest setting the library can take ("

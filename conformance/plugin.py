@@ -138,7 +138,12 @@ def library_outputs(adapter, metrics=None) -> dict:
     for c in load_cases():
         if c.metric not in adapter.metrics() or (metrics and c.metric not in metrics):
             continue
-        configured = adapter.configure(c.metric, get_metric(c.metric).settings(c.conventions))
+        # the setting the run judges the case at: knobs the library cannot take get its own
+        # values (a unit is converted by the engine, an immaterial knob changes nothing)
+        run, _, _ = adapter.nearest_setting(c.metric, get_metric(c.metric).settings(c.conventions))
+        if run is None:
+            continue
+        configured = adapter.configure(c.metric, run)
         if isinstance(configured, Unsupported):
             continue
         try:

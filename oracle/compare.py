@@ -8,6 +8,7 @@ difference against a declared tolerance.
 from __future__ import annotations
 
 import math
+import numbers
 import struct
 from dataclasses import dataclass
 from fractions import Fraction
@@ -70,7 +71,7 @@ class Comparison:
         return d
 
 
-def _abs_fraction_bounds(x, f: float) -> tuple[Fraction, Fraction]:
+def _abs_fraction_bounds(x, f) -> tuple[Fraction, Fraction]:
     d = total([Fraction(f), product([Fraction(-1), x])])
     lo, hi = interval(d, 256)
     lo, hi = abs(lo), abs(hi)
@@ -83,20 +84,24 @@ def compare(library_value, exact, tol: Tolerance) -> Comparison:
         lib_undef = library_value is None or (isinstance(library_value, float) and math.isnan(library_value))
         return Comparison("both-undefined" if lib_undef else "undefined-mismatch",
                           None if library_value is None else float(library_value), None, "-", "-", None, tol)
-    if library_value is None or not isinstance(library_value, (int, float)) or isinstance(library_value, bool):
+    if library_value is not None and not isinstance(library_value, (bool, int, float, Fraction)) \
+            and isinstance(library_value, numbers.Real):
+        library_value = float(library_value)   # a NumPy or torch scalar: its binary value, exactly
+    if library_value is None or not isinstance(library_value, (int, float, Fraction)) or isinstance(library_value, bool):
         return Comparison("undefined-mismatch", None, to_float(exact), "-", "-", None, tol)
     f = float(library_value)
     if math.isnan(f) or math.isinf(f):
         return Comparison("outside", f, to_float(exact), "inf", "inf", None, tol)
     nearest = to_float(exact)
     ulps = ulp_distance(f, nearest)
+    q_lib = library_value if isinstance(library_value, Fraction) else Fraction(f)   # exact: a rational library
     if is_rational(exact):
         q = rational_value(exact)
-        err = abs(Fraction(f) - q)
+        err = abs(q_lib - q)
         err_hi = err
         rel = (err / abs(q)) if q != 0 else None
     else:
-        err, err_hi = _abs_fraction_bounds(exact, f)
+        err, err_hi = _abs_fraction_bounds(exact, q_lib)
         lo, hi = interval(exact, 256)
         mag = min(abs(lo), abs(hi))
         rel = (err_hi / mag) if mag else None
