@@ -91,6 +91,10 @@ class NLTK(Adapter):
                           "ref_length": "closest-shorter", "smoothing": "none", "effective_order": "no",
                           "scale": "fraction"},
     }
+    profile_sources = {"*": {
+        "tokenizer": "nltk/translate/bleu_score.py:120-122, 202-204: references and hypotheses are token lists "
+                     "(list(str)); NLTK does not tokenize (the adapter splits on whitespace)",
+    }}
     # float64: w_i * log(p_i) summed with math.fsum, exp, times BP; weights given as
     # floats (1/3 is not exact): a relative error of a few units of 2**-53 (at most 3 ULPs
     # seen on random corpora).

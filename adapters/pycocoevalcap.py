@@ -95,6 +95,10 @@ class PyCocoEvalCap(Adapter):
                  "ref_length": "closest-shorter", "smoothing": "none", "effective_order": "no",
                  "level": "corpus", "scale": "fraction"},
     }
+    profile_sources = {"*": {
+        "tokenizer": "pycocoevalcap/bleu/bleu_scorer.py:23-27 precook: s.split(); text is tokenized beforehand "
+                     "by PTBTokenizer (eval.py:31-34; README 'PTBTokenizer: We use the Stanford Tokenizer')",
+    }}
     statistics = ("bleu",)
     # BLEU: float64 products of N precisions, a power, exp: a few roundings of 2**-53.
     # CIDEr-D: each weight log(N) - log(df) is a difference of two rounded logs, relative

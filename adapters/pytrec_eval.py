@@ -116,6 +116,13 @@ class PyTrecEval(Adapter):
         "ndcg": dict(_PROFILE, k="none", gain="linear", threshold_gains="yes", negative="zero",
                      ideal="judged"),
     }
+    profile_sources = {"*": {
+        "missing": "trec_eval (which pytrec_eval embeds) without -c: 'Average over the complete set of queries in "
+                   "the relevance judgements instead of the queries in the intersection ... Default is off' "
+                   "(trec_eval.c:45-50); pytrec_eval.cpp:374 average_complete_flag = 0",
+        "queries": "pytrec_eval.cpp:632-634 '// Query not found in relevance judgments; skipping.'; trec_eval's "
+                   "default evaluates the intersection of judged and retrieved queries (trec_eval.c:45-47)",
+    }}
     tolerances = {m: _TOL for m in capabilities}
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:

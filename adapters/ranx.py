@@ -69,6 +69,16 @@ _PROFILE = {"ties": "input-order", "threshold": "1", "no_relevant": "zero", "mis
             "duplicates": "error", "queries": "qrels"}
 _GAIN_PROFILE = {"gain": "linear", "threshold_gains": "no", "negative": "zero", "ideal": "judged"}
 
+_SOURCES = {
+    "ties": "ranx changelog 0.2.12 (2022-09-22): sort_dict_by_value fixed so that sorting is 'consistent for "
+            "documents with the same score' (input order; data_structures/common.py:75-85)",
+    "threshold_gains": "ranx/metrics/ndcg.py:12-13, 114: rel_lvl is the 'minimum relevance judgment score to "
+                       "consider a document to be relevant'; clean_qrels drops judgments below it, gains included",
+    "queries": "docs/run.md 'Make comparable' (evaluate(make_comparable=True), which the adapter passes): 'adds "
+               "empty results for queries missing from the run and removes those not appearing in qrels'",
+    "missing": "docs/run.md 'Make comparable': a qrels query missing from the run gets an empty ranking (0)",
+}
+
 _NAMES = {"hit_rate": "hit_rate", "reciprocal_rank": "mrr", "precision_at_k": "precision",
           "recall_at_k": "recall", "average_precision": "map", "r_precision": "r-precision"}
 
@@ -106,6 +116,7 @@ class Ranx(Adapter):
         "dcg": dict(_PROFILE, k="none", **{k: v for k, v in _GAIN_PROFILE.items() if k != "ideal"}),
         "ndcg": dict(_PROFILE, k="none", **_GAIN_PROFILE),
     }
+    profile_sources = {"*": _SOURCES}
     tolerances = {m: _TOL for m in capabilities}
 
     def __init__(self, make_comparable: bool = True):

@@ -72,6 +72,14 @@ class SacreBLEU(Adapter):
                           "ref_length": "closest-shorter", "smoothing": "exp", "effective_order": "yes",
                           "scale": "percent"},
     }
+    # where the library documents each profile value that differs from the canonical default
+    profile_sources = {"*": {
+        "smoothing": "sacrebleu/metrics/bleu.py:159 BLEU(smooth_method='exp'); compat.py:11, :66; README (CLI help) "
+                     "'Smoothing method: exponential decay ... (Default: exp)'",
+        "effective_order": "sacrebleu/compat.py:70 sentence_bleu(use_effective_order=True); BLEU docstring "
+                           "bleu.py:121-122 'This should be True, if sentence-level BLEU will be computed'",
+        "scale": "README: every example prints BLEU on 0-100 (bleu.py:283 precisions = 100. * correct / total)",
+    }}
     # float64 throughout: 100*m/l, log, a mean, exp, times BP: a handful of roundings of
     # relative size 2**-53 (at most 7 ULPs, relative 8e-16, seen on random corpora; a perfect
     # match gives exp(log(100.0)) = 100.00000000000004).

@@ -110,6 +110,12 @@ class SeqEval(Adapter):
         "entity_f1": dict(_PROFILE),
         "entity_report": {k: v for k, v in _PROFILE.items() if k != "average"},
     }
+    profile_sources = {"*": {
+        "reading": "seqeval/metrics/sequence_labeling.py:325-327 mode=None: 'the score is compatible with "
+                   "conlleval.pl'; README 'The default mode is compatible with conlleval'",
+        "zero_division": "sequence_labeling.py:317-323 zero_division='warn': 'acts as 0'",
+        "average": "sequence_labeling.py:279 average='micro'",
+    }}
     statistics = ("entity_precision", "entity_recall", "entity_f1", "entity_report")
     # float64. Counts are exact integers; accuracy is one division. A per-type P or R is
     # one division (_prf_divide), F = (1+b^2) P R / (b^2 P + R) a few more roundings (and

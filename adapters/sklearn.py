@@ -120,6 +120,16 @@ class SKLearn(Adapter):
         # classification_report(labels=None, zero_division='warn', output_dict=True)
         "classification_report": {"label_set": "auto", "outside": "keep", "zero_division": "zero"},
     }
+    profile_sources = {
+        "confusion_matrix": {"outside": "sklearn/metrics/_classification.py:451-453 confusion_matrix(labels=...): "
+                                        "'may be used to reorder or select a subset of labels' (:584 'eliminate "
+                                        "items not in labels')"},
+        "classification_report": {"outside": "_classification.py:2017-2020 precision_recall_fscore_support(labels="
+                                             "...): 'Labels present in the data can be excluded'; samples of other "
+                                             "labels still count as errors of the listed ones"},
+        "*": {"average": "_classification.py:2556-2564 precision_score(average='binary'): 'Only report results for "
+                         "the class specified by pos_label' (same for recall_score :2737, f1_score :1513)"},
+    }
     # float64. Counts are exact integers. A per-class ratio is one correctly rounded
     # division; accuracy a mean of 0/1 values (sum exact, one division). Averages add a
     # sum over the classes and a division (np.mean, np.average), F-beta the rounding of

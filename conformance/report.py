@@ -108,6 +108,16 @@ def describe_record(r: Record) -> list[str]:
     if r.differing_knobs:
         lines.append("  differs:     " + ", ".join(f"{k}: case {v[0]} / library default {v[1]}"
                                                    for k, v in r.differing_knobs.items()))
+    if r.material:
+        lines.append("  material:    " + ", ".join(f"{k}: canonical or case {v[0]} / library {v[1]}"
+                                                   for k, v in r.material.items()))
+    if r.immaterial:
+        lines.append("  immaterial:  " + ", ".join(f"{k} ({v[0]} / {v[1]}: same value on this input)"
+                                                   for k, v in r.immaterial.items()))
+    if r.converted:
+        lines.append("  converted:   " + ", ".join(f"{k} {v[0]} -> {v[1]}" for k, v in r.converted.items()))
+    if r.case_exact:
+        lines.append(f"  canonical:   {r.case_exact}")
     if r.first_differing_statistic:
         lines.append(f"  statistic:   {r.first_differing_statistic}")
     if r.exact:
@@ -138,8 +148,30 @@ def notable(records: list[Record]) -> list[Record]:
             or (r.kind == "known" and r.outcome == "pass")]
 
 
+def divergence_lines(r: Record) -> list[str]:
+    """A divergence from the canonical definition, in a few lines."""
+    (knob, (canon, lib)), = list(r.material.items())[:1] or [("?", ("?", "?"))]
+    head = f"DIVERGENCE {r.adapter} {r.metric} {knob}: library {lib}, canonical {canon}"
+    lines = [head + (f" ({r.message})" if r.message else "")]
+    if r.inputs is not None:
+        lines.append(f"  input:     {json.dumps(r.inputs, ensure_ascii=False)[:300]}")
+    lines.append(f"  exact:     {r.exact} under {knob}={lib}; {r.case_exact} under {knob}={canon}; "
+                 f"library {r.library_value!r}")
+    if r.source:
+        lines.append(f"  source:    {r.source}")
+    if r.reproduce:
+        lines.append(f"  reproduce: {r.reproduce}")
+    return lines
+
+
 def console(records: list[Record], head: dict, verbose: bool = False) -> str:
     out = [_format_table(counts_table(records))] if records else ["no tests ran"]
+    found = [r for r in records if r.kind == "divergence" and r.outcome == "divergence"]
+    if found:
+        out += ["", "Divergences from the canonical definition (the library does what its profile says; "
+                "this is how that differs from the spec):"]
+        for r in found:
+            out.extend(divergence_lines(r))
     for u in head.get("unavailable", []):
         out.append(f"not run: {u['adapter']}: {u['reason']}")
     shown = notable(records)
@@ -167,6 +199,20 @@ def markdown(records: list[Record], head: dict) -> str:
     rows = counts_table(records)
     out += ["", "## Outcomes", "", "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     out += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    found = [r for r in records if r.outcome == "divergence"]
+    if found:
+        out += ["", "## Divergences from the canonical definition", "",
+                "The library does what its profile says, and that differs from the canonical definition "
+                "(or from a golden case's setting) on the input shown.", ""]
+        for r in found:
+            if r.kind == "divergence":
+                out += ["```"] + [l.rstrip() for l in divergence_lines(r)] + ["```", ""]
+            else:
+                out.append(f"- {r.adapter} {r.metric} golden {r.test}: "
+                           + ", ".join(f"{k} case {v[0]} / library {v[1]}" for k, v in r.material.items())
+                           + f": exact {r.case_exact[:60]} under the case, {r.exact[:60]} under the library's "
+                             f"setting; library {r.library_value!r}")
+        out.append("")
     shown = notable(records)
     if shown:
         out += ["", "## Disagreements", ""]
@@ -202,6 +248,11 @@ def junit(records: list[Record], head: dict) -> str:
                 ET.SubElement(tc, "skipped", message=f"{r.outcome}: {r.message}")
             elif r.outcome == "known-failure":
                 ET.SubElement(tc, "skipped", message=f"known-failure {r.known_failure}: {r.known_title}")
+            elif r.outcome == "divergence":
+                # not a failure, never invisible: a passed test case carrying the divergence
+                props = ET.SubElement(tc, "properties")
+                ET.SubElement(props, "property", name="verdict", value="divergence")
+                ET.SubElement(tc, "system-out").text = text
     ET.indent(suites)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
