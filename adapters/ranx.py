@@ -154,6 +154,22 @@ class Ranx(Adapter):
             "unstable-tie-order": self._unstable_ties,
         }
 
+    def defect_models(self) -> dict:
+        """The library's value each defect predicts: for the unstable sort, the oracle on the
+        rankings listed in the order ranx puts them (under ties=input-order); the raises."""
+        return {"unstable-tie-order": self._reordered_model}
+
+    def _reordered_model(self, metric, settings, inputs):
+        from oracle.registry import compute
+        if settings.get("ties") != "input-order":
+            return None
+        order = self.library_order(inputs)
+        run = {}
+        for q, ranking in inputs["run"].items():
+            src = ranking if isinstance(ranking, dict) else dict(ranking)
+            run[q] = {d: src[d] for d in order[q]} if q in order and set(order[q]) == set(src) else src
+        return compute(metric, {**inputs, "run": run}, settings).value
+
     def library_order(self, inputs: Mapping) -> dict:
         """{query: [doc, ...]} in the order ranx ranks them, through the adapter's own path."""
         from ranx import Qrels, Run

@@ -37,9 +37,11 @@ def candidate_values(knob) -> list[str]:
 
 def _float32_agrees(library_value, exact) -> bool:
     """The library's value is the exact value in single precision (a float32 number
-    within 4 float32 ULPs of it)."""
+    within 4 float32 ULPs of it); for an admissible set, of one of its values."""
     import math
-    from oracle.exact import to_float
+    from oracle.exact import Admissible, to_float
+    if isinstance(exact, Admissible):
+        return any(_float32_agrees(library_value, v) for v in exact.values)
     if isinstance(library_value, bool) or not isinstance(library_value, (int, float)):
         return False
     v = float(library_value)
@@ -54,8 +56,8 @@ def _float32_agrees(library_value, exact) -> bool:
 
 def _scaled(exact, fingerprint: str):
     from fractions import Fraction
-    from oracle.exact import Undefined, is_structured
-    if isinstance(exact, Undefined) or is_structured(exact):
+    from oracle.exact import Admissible, Undefined, is_structured
+    if isinstance(exact, (Undefined, Admissible)) or is_structured(exact):
         return None
     factor = Fraction(100) if fingerprint == "percent" else Fraction(1, 100)
     try:
@@ -327,8 +329,8 @@ def arithmetic_signatures(library_value, exact, stats: Mapping | None = None) ->
     where a rate was due. Each hit is one sentence; [] when none applies."""
     import math
     from fractions import Fraction
-    from oracle.exact import Undefined, interval, is_structured, to_float
-    if is_structured(exact) or isinstance(exact, Undefined) or isinstance(library_value, bool) \
+    from oracle.exact import Admissible, Undefined, interval, is_structured, to_float
+    if is_structured(exact) or isinstance(exact, (Undefined, Admissible)) or isinstance(library_value, bool) \
             or not isinstance(library_value, (int, float)):
         return []
     v = float(library_value)

@@ -239,9 +239,18 @@ class KnownIndex:
                 return e
         return None
 
+    def stored(self, metric: str, settings: Mapping, inputs: Mapping, library_value=_MISSING) -> KnownFailure | None:
+        """The entry recorded on exactly this input under these settings, while the library
+        still gives the recorded value on it."""
+        for e in self.entries:
+            if e.metric == metric and e.inputs == inputs and self._settings_of(e) == dict(settings) \
+                    and (library_value is _MISSING or same_library_value(library_value, e.library_value)):
+                return e
+        return None
+
     def recognise(self, metric: str, settings: Mapping, inputs: Mapping,
                   reproducing: list[dict] | None, check=None, library_value=_MISSING,
-                  status: str | None = None) -> KnownFailure | None:
+                  status: str | None = None, stored: bool = True) -> KnownFailure | None:
         """The known failure that explains this disagreement, if any.
 
         An entry matches its own recorded input under its own settings when the library
@@ -250,12 +259,12 @@ class KnownIndex:
         or ``check(knobs)``); a defect entry matches when its classifier says the defect
         applies to this input, its replay still fails the recorded way, and its model
         predicts the library's value here."""
+        if stored:
+            hit = self.stored(metric, settings, inputs, library_value)
+            if hit is not None:
+                return hit
         for e in self.entries:
-            if e.metric != metric:
-                continue
-            if e.inputs == inputs and self._settings_of(e) == dict(settings):
-                if library_value is _MISSING or same_library_value(library_value, e.library_value):
-                    return e
+            if e.metric != metric or (e.inputs == inputs and self._settings_of(e) == dict(settings)):
                 continue
             if e.kind == "convention" and reproducing:
                 if any(r == e.knobs for r in reproducing):

@@ -16,6 +16,7 @@ unexplained one is shrunk by hypothesis and reported with its minimal input.
 from __future__ import annotations
 
 import math
+import os as _os
 import time
 from fractions import Fraction
 
@@ -29,7 +30,7 @@ from oracle.registry import get_metric
 
 from .explain import explain, explanation, reproduces
 from .invalid import kinds as invalid_kinds, mutate
-from .judge import UNRELATED_CRASHES, judge, proven_explanation
+from .judge import UNRELATED_CRASHES, _exact_text, judge, proven_explanation
 from .known import _MISSING
 from .plans import plan_for
 from .protocol import Skip, Unsupported
@@ -146,8 +147,11 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         lib = fields.get("library_value")
         check = (lambda knobs: reproduces(metric, {**settings, **knobs}, inputs, lib, tol)) \
             if _numeric(lib) else None
+        # during the search only predicting entries count: an entry recorded on one stored
+        # input is matched once hypothesis has shrunk the finding (below), so the shrinker
+        # still sees the failure and reaches that input
         kf = known.recognise(metric, settings, inputs, reproducing, check,
-                             library_value=lib if "library_value" in fields else _MISSING)
+                             library_value=lib if "library_value" in fields else _MISSING, stored=False)
         if kf:
             seen[kf.id] = seen.get(kf.id, 0) + 1
             return
@@ -238,7 +242,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 value3, err3 = _call(adapter, configured, new_inputs)
                 if err3 or not compare_value(value3, expected, tol).agrees:
                     known_or_raise(new_inputs, {"library_value": value3 if not err3 else f"raised {err3}",
-                                                "exact": str(expected),
+                                                "exact": _exact_text(expected)[0],
                                                 "message": f"a hypothesis equal to its reference scores {value3!r}, "
                                                            f"not {expected}", "outcome": "fail"})
         except Skip:
@@ -279,12 +283,14 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             setattr(r, k, v)
         if not r.explanation:
             r.explanation = f"{r.message}: no knob setting makes the definition behave so, a defect"
-        base_entry = known.baseline_for(metric, prop, settings, f.fields.get("inputs"),
-                                        f.fields.get("library_value", _MISSING))
+        base_entry = known.stored(metric, settings, f.fields.get("inputs"), f.fields.get("library_value", _MISSING)) \
+            or known.baseline_for(metric, prop, settings, f.fields.get("inputs"),
+                                  f.fields.get("library_value", _MISSING))
         if base_entry is not None:
+            # recorded on this very input: its explanation was proven when it was recorded
             r.outcome, r.known_failure, r.known_title = "known-failure", base_entry.id, base_entry.title
-            r.explanation = r.explanation or base_entry.explanation
-        if prop.startswith("oracle-equal") and _numeric(r.library_value):
+            r.explanation = base_entry.explanation or r.explanation
+        elif prop.startswith("oracle-equal") and _numeric(r.library_value):
             try:
                 r.reproducing_knobs, r.explanation = proven_explanation(
                     adapter, metric, settings, r.inputs, r.library_value, tol)
@@ -294,7 +300,10 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     except Unsatisfiable:
         r.outcome, r.message = "skipped", "no generated input was accepted by the library and the oracle"
     except Exception as e:
+        import traceback as _tb
         r.outcome, r.message = "error", f"engine error: {type(e).__name__}: {e}"
+        if _os.environ.get("METRIC_CONFORMANCE_DEBUG"):
+            _tb.print_exc()
     r.seconds = time.perf_counter() - t0
     r.examples = count[0]
     r.known_seen = sorted(seen)

@@ -104,6 +104,8 @@ def qa_items(draw, max_items: int = 5, max_golds: int = 3):
         pred = " ".join(draw(edited(base, st.sampled_from(ANSWER_WORDS), max_edits=2)))
         if draw(st.booleans()):
             pred = draw(st.sampled_from(("", " ", ".", "")) ) + pred + draw(st.sampled_from(("", ".", "!", " ")))
+        if draw(st.integers(0, 9)) == 0:
+            pred = None   # a missing prediction (the missing knob)
         preds.append(pred)
         golds.append(gs)
     return {"predictions": preds, "references": golds}
