@@ -246,6 +246,8 @@ class SKLearn(Adapter):
 # ------------------------------------------------------------------ helpers
 
 def _labels_arg(label_set: str, inputs: Mapping):
+    if label_set == "declared" and "labels" not in inputs:
+        raise Skip("label_set=declared without inputs.labels: there is no label list to pass as labels=")
     if label_set == "union" or "labels" not in inputs:
         return None
     return list(inputs["labels"])

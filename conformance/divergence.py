@@ -63,7 +63,7 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
     if plan is None:
         return None
     strategy = plan.inputs(strategy_settings or ours)
-    hs = hsettings(max_examples=max(examples, 1) * 4, derandomize=True, database=None, deadline=None,
+    hs = hsettings(max_examples=max(examples, 1) * 3, derandomize=True, database=None, deadline=None,
                    print_blob=False, suppress_health_check=list(HealthCheck))
 
     def separates(x) -> bool:
@@ -117,7 +117,7 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     if x is None:
         r.outcome = "skipped"
         r.message = (f"no generated input separates {knob}={library} from {knob}={canonical} "
-                     f"({max(examples, 1) * 4} tried): the strategies do not reach this knob's effect")
+                     f"({max(examples, 1) * 3} tried): the strategies do not reach this knob's effect")
         return r
     r.inputs = x
     ours, theirs = _value(metric, x, prof), _value(metric, x, canon)

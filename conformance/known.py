@@ -48,7 +48,7 @@ class KnownFailure:
 
     def to_json(self) -> dict:
         d = {"id": self.id, "metric": self.metric, "kind": self.kind, "title": self.title,
-             "conventions": self.conventions, "inputs": self.inputs, "exact": self.exact,
+             "conventions": self.conventions, "inputs": _encode_inputs(self.inputs), "exact": self.exact,
              "library_value": _json_number(self.library_value), "explanation": self.explanation}
         if self.knobs:
             d["knobs"] = self.knobs
@@ -74,6 +74,32 @@ def _number(v):
         return [_number(x) for x in v]
     if isinstance(v, dict):
         return {k: _number(x) for k, x in v.items()}
+    return v
+
+
+def _encode_inputs(v):
+    """Inputs as strict JSON: a non-finite float (a NaN score) becomes {"$float": "nan"}."""
+    if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+        return {"$float": "nan" if v != v else ("inf" if v > 0 else "-inf")}
+    if isinstance(v, list):
+        return [_encode_inputs(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _encode_inputs(x) for k, x in v.items()}
+    return v
+
+
+def same_inputs(a, b) -> bool:
+    """Equal inputs, a NaN equal to a NaN (a recorded NaN score is the same input)."""
+    return a == b or _encode_inputs(a) == _encode_inputs(b)
+
+
+def _decode_inputs(v):
+    if isinstance(v, dict):
+        if len(v) == 1 and "$float" in v and v["$float"] in _NON_FINITE:
+            return _NON_FINITE[v["$float"]]
+        return {k: _decode_inputs(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_decode_inputs(x) for x in v]
     return v
 
 
@@ -104,7 +130,7 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
         try:
             out.append(KnownFailure(
                 id=e["id"], adapter=adapter, metric=e["metric"], kind=e["kind"], title=e.get("title", ""),
-                conventions=e.get("conventions", {}), inputs=e["inputs"], exact=e["exact"],
+                conventions=e.get("conventions", {}), inputs=_decode_inputs(e["inputs"]), exact=e["exact"],
                 library_value=_number(e.get("library_value")), explanation=e.get("explanation", ""),
                 knobs=e.get("knobs", {}), classifier=e.get("classifier"), cases=e.get("cases", []),
                 upstream=e.get("upstream"), property=e.get("property")))
@@ -225,7 +251,7 @@ class KnownIndex:
         template, under these settings, fails on this minimal input with this value."""
         for e in self.entries:
             if e.metric == metric and e.property == prop and not e.classifier \
-                    and self._settings_of(e) == dict(settings) and e.inputs == inputs \
+                    and self._settings_of(e) == dict(settings) and same_inputs(e.inputs, inputs) \
                     and (library_value is _MISSING or same_library_value(library_value, e.library_value)):
                 return e
         return None
@@ -243,7 +269,7 @@ class KnownIndex:
         """The entry recorded on exactly this input under these settings, while the library
         still gives the recorded value on it."""
         for e in self.entries:
-            if e.metric == metric and e.inputs == inputs and self._settings_of(e) == dict(settings) \
+            if e.metric == metric and same_inputs(e.inputs, inputs) and self._settings_of(e) == dict(settings) \
                     and (library_value is _MISSING or same_library_value(library_value, e.library_value)):
                 return e
         return None
@@ -264,7 +290,7 @@ class KnownIndex:
             if hit is not None:
                 return hit
         for e in self.entries:
-            if e.metric != metric or (e.inputs == inputs and self._settings_of(e) == dict(settings)):
+            if e.metric != metric or (same_inputs(e.inputs, inputs) and self._settings_of(e) == dict(settings)):
                 continue
             if e.kind == "convention" and reproducing:
                 if any(r == e.knobs for r in reproducing):
@@ -307,7 +333,8 @@ def write_known(adapter_name: str, library: str, version: str, entries: list[Kno
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {"adapter": adapter_name, "library": library, "version": version,
             "entries": [e.to_json() for e in entries]}
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, ensure_ascii=False, allow_nan=False)
-        f.write("\n")
+    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"   # whole, before writing
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
     return path
