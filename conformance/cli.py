@@ -252,10 +252,13 @@ def cmd_explain(args) -> int:
             raise UsageError(f"--adapter {args.adapter}: {unavailable[0][1] if unavailable else 'unavailable'}")
         adapter = next(iter(adapters.values()))
         tol = adapter.tolerance(case.metric)
-        configured = adapter.configure(case.metric, settings)
+        # the library runs at the nearest setting it can take (its unit, its fixed knobs)
+        run, _, why = adapter.nearest_setting(case.metric, settings)
         from .protocol import Unsupported
+        configured = adapter.configure(case.metric, run) if run is not None else Unsupported(why)
         if isinstance(configured, Unsupported):
             raise UsageError(f"--adapter {adapter.name}: {configured.reason}")
+        settings = m.settings(run)
         value = adapter.run(configured, case.inputs).value
     elif args.value is not None:
         value = _parse_value(args.value)

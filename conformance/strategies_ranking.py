@@ -87,12 +87,13 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
     queries = [f"q{i}" for i in range(1, n + 1)]
     qrels, run = {}, {}
     for q in queries:
-        if draw(st.integers(0, 3)) == 0:
-            # a long query: 12 to 40 documents, most of them judged, up to 35 ranked
+        if draw(st.integers(0, 2)) == 0:
+            # a long query: 12 to 40 documents, most of them judged (mostly relevant, so the
+            # ideal ranking is longer than a cutoff of 10), up to 35 ranked
             size = draw(st.sampled_from((12, 20, 30, 40)))
             docs = list(LONG_IDS[:size])
-            judged = {d: draw(st.integers(-1 if negative else 0, max_grade)) for d in docs
-                      if draw(st.integers(0, 4)) > 0}
+            grades = [g for g in (1, 1, 2, 3, 0, -1) if negative or g >= 0]
+            judged = {d: draw(st.sampled_from(grades)) for d in docs if draw(st.integers(0, 4)) > 0}
             where = draw(st.sampled_from(("both", "both", "both", "qrels", "run"))) if extra_queries else "both"
             if where in ("both", "qrels"):
                 qrels[q] = judged

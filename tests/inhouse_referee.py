@@ -54,8 +54,8 @@ def _precision(cand, ref, n, clip):
 
 @implementation("bleu", conventions={"tokenizer": "none", "order": "2"}, name="bleu2-one-defect")
 def bleu2_one_defect(inputs):
-    """Corpus-free BLEU-2 of one segment with one planted defect, chosen by INHOUSE_DEFECT:
-    ``clip`` (matches not clipped) or ``bp`` (no brevity penalty)."""
+    """BLEU-2 of one segment with one planted defect, chosen by INHOUSE_DEFECT: ``clip``
+    (matches not clipped) or ``order1`` (the bigram precision replaced by the unigram one)."""
     from conformance.protocol import Skip
     if len(inputs["hypotheses"]) != 1 or len(inputs["references"][0]) != 1:
         raise Skip("one hypothesis against one reference only")
@@ -64,7 +64,9 @@ def bleu2_one_defect(inputs):
     if not hyp:
         return 0.0
     p1, p2 = _precision(hyp, ref, 1, defect != "clip"), _precision(hyp, ref, 2, defect != "clip")
-    bp = 1.0 if len(hyp) >= len(ref) or defect == "bp" else math.exp(1 - len(ref) / len(hyp))
+    if defect == "order1":
+        p2 = p1
+    bp = 1.0 if len(hyp) >= len(ref) else math.exp(1 - len(ref) / len(hyp))
     return math.sqrt(p1 * p2) * bp
 
 

@@ -42,4 +42,5 @@ def test_property_tests_find_the_recorded_defects_on_their_own(adapters, name, m
     assert r.inputs is not None and r.reproduce
     full = KnownIndex(a, load_known(name))
     settings = a.profile(metric)
-    assert full.recognise(metric, settings, r.inputs, r.reproducing_knobs) is not None, r.inputs
+    assert full.recognise(metric, settings, r.inputs, r.reproducing_knobs, library_value=r.library_value) \
+        is not None, r.inputs
