@@ -96,17 +96,21 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
     follows = _follower(adapter, metric, prof)
     x = separating_input(metric, prof, canon, examples, follows=follows) if follows else None
+    if x is None and follows:
+        # the canonical setting's inputs (a tokenizer's strategy draws punctuation, say)
+        x = separating_input(metric, prof, canon, examples, strategy_settings=canon, follows=follows)
     if x is None:
         x = separating_input(metric, prof, canon, examples)
     if x is None:
         # the knob may matter only at other values of a knob the library lets its user set
         # (a cutoff, a relevance threshold): try those, one knob at a time
-        for other, value in itertools.islice(_settable_alternatives(adapter, metric, prof, knob), 6):
+        for other, value in itertools.islice(_settable_alternatives(adapter, metric, prof, knob), 12):
             try:
                 p2, c2 = m.settings({**prof, other: value}), m.settings({**canon, other: value})
             except ConventionError:
                 continue
-            x = separating_input(metric, p2, c2, max(1, examples // 4))
+            f2 = _follower(adapter, metric, p2)
+            x = separating_input(metric, p2, c2, max(1, examples // 4), follows=f2) if f2 else None
             if x is not None:
                 prof, canon = p2, c2
                 r.message = f"at {other}={value} (the profile's {other}={adapter.profile(metric)[other]} hides it)"
