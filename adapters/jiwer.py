@@ -36,10 +36,17 @@ word, MER 1 and WIP 0, or MER 0 and WIP 1 when neither side has one; an
 empty corpus is ``[[]]``, one empty utterance, ReduceToListOfListOf*
 .process_list; the docstring's "Raises: ValueError: If one or more
 references are empty strings" no longer holds), and the alignment:
-``rapidfuzz.distance.Levenshtein.opcodes`` (process.py:192), the oracle's
-``tie=rapidfuzz`` (known failure: past 2048 x 2048 tokens rapidfuzz splits
-by Hirschberg, ``hirschberg_applies``). ``tie=any`` is offered too:
-rapidfuzz's alignment has minimum cost, so its split is admissible.
+``rapidfuzz.distance.Levenshtein.opcodes`` (process.py:192). The profile's
+tie rule is the canonical ``tie=any`` (every minimum-cost alignment is
+admissible): which of several equal-cost alignments rapidfuzz returns is not
+documented, so it is no convention; ``tie=rapidfuzz`` (the full-matrix
+backtrace) is offered as a setting, and past 2048 x 2048 tokens rapidfuzz
+leaves it by Hirschberg's split (``hirschberg_applies``), still at minimum cost.
+
+Word tokenization: the profile is ``tokenize=whitespace``, what jiwer's README
+describes; ``wer_default`` glues two words around a lone tab or no-break space
+(known failure ``single-whitespace-glues-words``; the oracle's
+``tokenize=jiwer`` reproduces it for audits of published numbers).
 
 ``empty_reference`` ``undefined`` and ``error`` are offered beside jiwer's
 ``insertions``: they differ from it only where a denominator is zero (no

@@ -30,3 +30,33 @@ def known_file(adapter: str) -> dict:
     path = Path(__file__).resolve().parent.parent / "adapters" / "known_failures" / f"{adapter}.json"
     with open(path, encoding="utf-8") as f:
         return json.load(f)
+
+
+def is_invalid_entry(entry) -> bool:
+    """A known failure recorded on an input the spec refuses (its exact value is error(...))."""
+    e = entry if isinstance(entry, dict) else entry.__dict__
+    return str(e["exact"]).startswith("error(")
+
+
+def check_invalid_entry(a, entry) -> None:
+    """An accepts-invalid-input entry: the oracle refuses the stored input, with the recorded
+    reason, and the library still returns the recorded value for it (a value, not a refusal)."""
+    import pytest
+    from conformance.known import _decode_inputs, same_library_value
+    from oracle.conventions import InputError
+    inputs = _decode_inputs(entry["inputs"])
+    settings = get_metric(entry["metric"]).settings({**a.profiles[entry["metric"]], **entry["conventions"]})
+    with pytest.raises(InputError) as refused:
+        get_metric(entry["metric"]).compute(inputs, settings)
+    assert str(refused.value) in entry["exact"]
+    cfg = a.configure(entry["metric"], settings)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = a.run(cfg, inputs).value
+    assert same_library_value(value, entry["library_value"]), (value, entry["library_value"])
+
+
+def defect_is_recorded(e) -> bool:
+    """A defect entry is recognised by its classifier (with the adapter's model) or recorded
+    on its own input (a golden case, or the minimal input of a property)."""
+    return bool(e.get("classifier") or e.get("property") or e.get("cases"))

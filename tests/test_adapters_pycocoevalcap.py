@@ -15,7 +15,7 @@ from conformance.protocol import Configured, Skip, Unsupported  # noqa: E402
 from oracle.compare import compare  # noqa: E402
 from oracle.exact import Undefined, exact_str, parse_exact, same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
-from tests.adapter_helpers import configure as _configure, run as _run, known_file  # noqa: E402
+from tests.adapter_helpers import configure as _configure, run as _run, known_file, is_invalid_entry, check_invalid_entry, defect_is_recorded  # noqa: E402
 
 
 
@@ -265,5 +265,5 @@ def test_engine_recognises_every_entry(a):
     index = KnownIndex(a, load_known("pycocoevalcap"))
     for e in load_known("pycocoevalcap"):
         settings = get_metric(e.metric).settings({**a.profiles[e.metric], **e.conventions})
-        found = index.recognise(e.metric, settings, e.inputs, None)
+        found = index.recognise(e.metric, settings, e.inputs, None, library_value=e.library_value)
         assert found is not None and found.classifier == e.classifier, (e.id, found and found.id)

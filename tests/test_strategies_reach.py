@@ -39,7 +39,7 @@ def _setting_and_inputs(metric: str, knob: str):
 
 @pytest.mark.parametrize("metric,knob", CASES, ids=[f"{m}.{k}" for m, k in CASES])
 def test_some_generated_input_separates_two_values_of_each_knob(metric, knob):
-    hs = hsettings(max_examples=2000, derandomize=True, database=None, deadline=None,
+    hs = hsettings(max_examples=300, derandomize=True, database=None, deadline=None,
                    suppress_health_check=list(HealthCheck))
 
     def separates(t) -> bool:
