@@ -379,7 +379,8 @@ def _profile_overrides(adapter, record) -> dict:
     """The record's settings as overrides of the adapter's profile."""
     from oracle.registry import get_metric
     m = get_metric(record.metric)
-    full = m.settings(record.conventions)
+    # a golden case ran at the library's nearest setting: that is the setting to replay
+    full = m.settings(record.run_settings or record.conventions)
     prof = adapter.profile(record.metric)
     return {k: v for k, v in full.items() if prof.get(k) != v}
 

@@ -129,7 +129,7 @@ def proven_explanation(adapter, metric: str, settings: Mapping, inputs: Mapping,
                 f"inputs the library scores ({tested}) to prove one)"
     if not found and is_structured(result.value):
         leaves = explain_leaves(metric, settings, inputs, library_value, tol)
-        if leaves:
+        if any(leaves.values()):
             text += "; leaf by leaf: " + "; ".join(
                 f"{path}: {describe(c, proven=False) if c else 'no knob'}" for path, c in leaves.items())
     return proven, text

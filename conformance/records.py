@@ -42,6 +42,7 @@ class Record:
     converted: dict = field(default_factory=dict)    # presentation knob -> [case, library]: converted
     material: dict = field(default_factory=dict)     # knob -> [case or canonical, library]: changes it here
     case_exact: str = ""                             # exact value under the case's (or canonical) setting
+    run_settings: dict = field(default_factory=dict)  # the full setting the library ran at (golden cases)
     verdicts: dict = field(default_factory=dict)     # conformance / divergence, for reports
 
     @property

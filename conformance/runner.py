@@ -45,6 +45,7 @@ def _fill_from_verdict(r: Record, v) -> None:
     r.case_exact = v.case_exact if v.material else ""
     if v.run_settings:
         r.adapter_signature = get_metric(r.metric).signature(v.run_settings)
+        r.run_settings = dict(v.run_settings)
 
 
 def run_case(adapter, case: Case, known: KnownIndex) -> Record:

@@ -25,9 +25,19 @@ from conformance.functions import implementation
 
 
 def _classes(inputs) -> list:
-    """The declared labels when given (label_set=auto), else the sorted union."""
+    """The declared labels when given (label_set=auto), else the sorted union. Refuses, as
+    the spec does, unequal lengths, a label declared twice and a sample whose label is not
+    declared."""
+    if len(inputs["y_true"]) != len(inputs["y_pred"]):
+        raise ValueError("y_true and y_pred differ in length")
     if "labels" in inputs:
-        return list(inputs["labels"])
+        labels = list(inputs["labels"])
+        if len(set(map(repr, labels))) != len(labels):
+            raise ValueError(f"labels: a label is declared twice: {labels}")
+        undeclared = {repr(x) for x in list(inputs["y_true"]) + list(inputs["y_pred"])} - set(map(repr, labels))
+        if undeclared:
+            raise ValueError(f"labels {sorted(undeclared)} are not among the declared labels")
+        return labels
     return sorted(set(inputs["y_true"]) | set(inputs["y_pred"]))
 
 
