@@ -17,7 +17,7 @@ from oracle.error_rates import characters, words
 METRICS = ("wer", "cer", "mer", "wil", "wip", "error_counts")
 
 VOCABULARY = ("a", "b", "c", "budi", "siti", "makan", "nasi", "ke", "pasar", "Budi", "pasar!")
-CHAR_PIECES = ("a", "b", "e", "e\u0301", "\u00e9", " ", "\U0001F469\u200d\U0001F4BB", "\U0001F1EE\U0001F1E9",
+CHAR_PIECES = ("a", "b", "B", "e", "e\u0301", "\u00e9", " ", "\U0001F469\u200d\U0001F4BB", "\U0001F1EE\U0001F1E9",
                "\u1112\u1161\u11ab", "\ud55c", ",")
 
 # word gaps: mostly one space, sometimes runs and other Unicode whitespace (a tab, a
