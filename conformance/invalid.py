@@ -9,7 +9,9 @@ unrelated crash (IndexError, ZeroDivisionError...) is reported as such.
   references, y_true and y_pred, gold and pred sentences...) loses its last item;
 - ``truncated-sentence``: one predicted sentence loses its last tag;
 - ``nan-score``: the first score, similarity or probability becomes NaN;
-- ``unknown-label``: a label outside the declared ``labels`` in y_true and y_pred.
+- ``unknown-label``: a label outside the declared ``labels`` in y_true and y_pred;
+- ``duplicate-id``: a ranking (as a list of [document, score] pairs) lists its first
+  document twice.
 """
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ def kinds(metric: str) -> list[str]:
         out.append("nan-score")
     if "labels" in fields and "y_true" in fields:
         out.append("unknown-label")
+    if "run" in fields:
+        out.append("duplicate-id")
     return out
 
 
@@ -74,6 +78,13 @@ def mutate(kind: str, metric: str, inputs: dict) -> dict | None:
         x["y_true"] = list(x["y_true"]) + [new]
         x["y_pred"] = list(x["y_pred"]) + [new]
         return x
+    if kind == "duplicate-id":
+        for q, ranking in x.get("run", {}).items():
+            pairs = [list(p) for p in ranking] if isinstance(ranking, list) else [[d, v] for d, v in ranking.items()]
+            if pairs:
+                x["run"][q] = pairs + [[pairs[0][0], pairs[-1][1]]]
+                return x
+        return None
     raise ValueError(kind)
 
 

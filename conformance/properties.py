@@ -142,6 +142,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     tol = adapter.tolerance(metric)
     seen: dict[str, int] = {}
     count = [0]
+    skipped: list = []
 
     def known_or_raise(inputs, fields, reproducing=None):
         lib = fields.get("library_value")
@@ -252,8 +253,9 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     def check_invalid(bad, refusal):
         try:
             out = adapter.run(configured, bad)
-        except Skip:
+        except Skip as e:
             from hypothesis import reject
+            skipped.append(str(e))
             reject()
         except UNRELATED_CRASHES as e:
             lib = f"raised {type(e).__name__}: {e}"
@@ -299,6 +301,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         r.reproduce = reproduce_command(adapter.name, metric, r.conventions, f.fields.get("inputs"))
     except Unsatisfiable:
         r.outcome, r.message = "skipped", "no generated input was accepted by the library and the oracle"
+        if skipped:
+            r.message += f"; the adapter skipped them: {skipped[-1]}"
     except Exception as e:
         import traceback as _tb
         r.outcome, r.message = "error", f"engine error: {type(e).__name__}: {e}"

@@ -67,7 +67,7 @@ def test_some_generated_input_separates_two_values_of_each_knob(metric, knob):
     nightly = os.environ.get("HYPOTHESIS_PROFILE") == "nightly"
     if (metric, knob) in GAPS and not nightly:
         pytest.skip(f"known gap of the strategies: {GAPS[(metric, knob)]} (runs under the nightly profile)")
-    hs = hsettings(max_examples=2000 if nightly else 300, derandomize=True, database=None, deadline=None,
+    hs = hsettings(max_examples=2000 if nightly else 200, derandomize=True, database=None, deadline=None,
                    suppress_health_check=list(HealthCheck))
 
     def separates(t) -> bool:
