@@ -366,6 +366,8 @@ def test_known_failure_reproduces(request, name, entry):
 def test_recorded_exact_values_match_the_hand_derivations():
     # each entry's exact value, derived by hand in its explanation
     hand = {"ranx-reciprocal_rank-0009": "0", "ranx-reciprocal_rank-0010": "1/2",
+            # p24 at rank 24 of 25 (input order among 24 tied documents): 1/log2(25); the ideal DCG is 1
+            "ranx-dcg-0002": "(1/2)*log(2)*log(5)**(-1)", "ranx-ndcg-0002": "(1/2)*log(2)*log(5)**(-1)",
             "pytrec_eval-precision_at_k-0003": "1/10", "pytrec_eval-reciprocal_rank-0008": "1"}
     for _, e in ENTRIES:
         if is_invalid_entry(e):
