@@ -173,9 +173,11 @@ class KnownIndex:
     A recorded entry matches a new finding only when it predicts the library's value on
     the new input: a convention entry by the oracle under its knobs; a defect entry by
     the adapter's model of the defect (``defect_models``), or, for a recorded raise, a
-    raise of the same type; and a defect entry only while its replay on its own stored
-    input still fails the recorded way. An entry with no prediction matches its stored
-    input alone. So one recorded defect cannot stand for a different one."""
+    raise of the same type; an accepts-invalid-input entry by a value where the spec
+    refuses an input of the same kind (the same ``invalid:`` property); and a defect entry
+    only while its replay on its own stored input still fails the recorded way. An entry
+    with no prediction matches its stored input alone. So one recorded defect cannot stand
+    for a different one."""
 
     def __init__(self, adapter, entries: list[KnownFailure]):
         self.adapter = adapter
@@ -276,7 +278,7 @@ class KnownIndex:
 
     def recognise(self, metric: str, settings: Mapping, inputs: Mapping,
                   reproducing: list[dict] | None, check=None, library_value=_MISSING,
-                  status: str | None = None, stored: bool = True) -> KnownFailure | None:
+                  status: str | None = None, stored: bool = True, prop: str | None = None) -> KnownFailure | None:
         """The known failure that explains this disagreement, if any.
 
         An entry matches its own recorded input under its own settings when the library
@@ -298,6 +300,13 @@ class KnownIndex:
             elif e.kind == "convention" and check is not None and e.knobs:
                 # without a full explanation search: does this entry's knob setting reproduce it?
                 if check(e.knobs):
+                    return e
+            elif prop and prop.startswith("invalid:") and e.property == prop and str(e.exact).startswith("error(") \
+                    and library_value is not _MISSING and not _raised_type(library_value) \
+                    and self._settings_of(e) == dict(settings):
+                # "accepts this kind of invalid input" predicts a value where the spec refuses:
+                # any value the library returns on another input of the kind is that defect
+                if self.still_fails_as_recorded(e):
                     return e
             elif e.kind == "defect" and e.classifier:
                 pred = self.classifiers.get(e.classifier)

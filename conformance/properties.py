@@ -152,7 +152,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         # input is matched once hypothesis has shrunk the finding (below), so the shrinker
         # still sees the failure and reaches that input
         kf = known.recognise(metric, settings, inputs, reproducing, check,
-                             library_value=lib if "library_value" in fields else _MISSING, stored=False)
+                             library_value=lib if "library_value" in fields else _MISSING, stored=False, prop=prop)
         if kf:
             seen[kf.id] = seen.get(kf.id, 0) + 1
             return
