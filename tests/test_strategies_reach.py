@@ -36,6 +36,8 @@ GAPS = {
     ("r_precision", "missing"): "a judged query missing from the run under queries=qrels is too rare",
     ("dcg", "missing"): "a judged query missing from the run under queries=qrels is too rare",
     ("ndcg", "missing"): "a judged query missing from the run under queries=qrels is too rare",
+    ("ndcg", "negative"): "a negative grade that reaches the ideal ranking is rare: found in some runs and not "
+                          "in others (a fresh clone missed it at 300 examples)",
     ("cider", "tf"): "candidates rarely repeat an n-gram the references hold",
     ("cider_d", "tf"): "candidates rarely repeat an n-gram the references hold",
 }
