@@ -266,7 +266,7 @@ def cmd_explain(args) -> int:
         raise UsageError("give --value or --adapter")
     res = m.compute(case.inputs, settings)
     from oracle.exact import exact_json
-    from .explain import explain_leaves, neighbours, prove, value_agrees
+    from .explain import explain_leaves, prove, value_agrees
     out = {"metric": case.metric, "signature": m.signature(settings),
            "value": value if not isinstance(value, Fraction) else str(value), "exact": exact_json(res.value)}
     if value_agrees(value, res.value, tol):

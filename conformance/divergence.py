@@ -184,7 +184,6 @@ def _settable_alternatives(adapter, metric: str, prof: dict, knob: str):
     from .explain import candidate_values
     m = get_metric(metric)
     caps = adapter.capabilities.get(metric, {})
-    canon = m.settings({})
     # first the library's other non-canonical knobs at their canonical values (two knobs
     # that only matter together), then the other knobs it offers
     for k, c, lib in divergent_knobs(adapter, metric):

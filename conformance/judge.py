@@ -234,7 +234,7 @@ def judge_case(adapter, metric: str, settings: Mapping, inputs: Mapping, explain
                 material, immaterial = others, {}
     v = judge(adapter, metric, run, inputs, explain_it=explain_it)
     if v.status == "oracle-error":
-        return Verdict("not-applicable", message=f"at the nearest setting the library can take ("
+        return Verdict("not-applicable", message="at the nearest setting the library can take ("
                        + ", ".join(f"{k}={b}" for k, (a, b) in substituted.items())
                        + f") the spec refuses this input: {v.message}", oracle_result=case_result)
     v.run_settings, v.converted, v.immaterial, v.material = run, converted, immaterial, material

@@ -28,7 +28,7 @@ from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
-from .explain import explain, explanation, reproduces
+from .explain import explanation, reproduces
 from .invalid import kinds as invalid_kinds, mutate
 from .judge import UNRELATED_CRASHES, _exact_text, judge, proven_explanation
 from .known import _MISSING

@@ -14,7 +14,7 @@ from oracle.conventions import ConventionError
 from oracle.registry import get_metric
 
 from .cases import Case, load_cases
-from .judge import judge, judge_case
+from .judge import judge_case
 from .divergence import divergent_knobs, run_divergences
 from .known import KnownIndex, load_known
 from .plans import plan_for
