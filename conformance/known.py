@@ -331,7 +331,9 @@ def _close(library_value, predicted, adapter, metric) -> bool:
     if isinstance(predicted, float) and not math.isfinite(predicted):
         return same_library_value(predicted, library_value)
     try:
-        return compare_value(library_value, Fraction(predicted), adapter.tolerance(metric)).agrees
+        # an exact or structured prediction (a set of admissible counts, say) is compared as it is
+        exact = Fraction(predicted) if isinstance(predicted, (int, float)) else predicted
+        return compare_value(library_value, exact, adapter.tolerance(metric)).agrees
     except Exception:
         return False
 

@@ -51,7 +51,15 @@ def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, n
         # the first chosen document (often the best judged one) gets the top score
         top = max(_num(s) for s in scores)
         scores[0] = int(top) + 1
-    return dict(zip(chosen, scores))
+    if not chosen or draw(st.integers(0, 5)):
+        return dict(zip(chosen, scores))
+    # a list of [doc, score] pairs, as a TREC run file gives them; half of them name a
+    # document twice (the duplicates knob decides what that means)
+    pairs = [[d, s] for d, s in zip(chosen, scores)]
+    if draw(st.booleans()):
+        at = draw(st.integers(0, len(pairs)))
+        pairs.insert(at, [draw(st.sampled_from(chosen)), draw(st.sampled_from(SCORES))])
+    return pairs
 
 
 # every choice of the knobs all ranking metrics share (k and ties included), and of the others
@@ -79,10 +87,11 @@ def _num(s):
 
 @st.composite
 def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = True, negative: bool = True,
-                   extra_queries: bool = True, max_len: int = 7):
+                   extra_queries: bool = True, max_len: int = 7, threshold: int = 1):
     """Inputs of the ranking metrics: {"qrels": ..., "run": ...} with graded
     judgements, frequent ties (``ties``), some queries on one side only
-    (``extra_queries``)."""
+    (``extra_queries``). Long queries grade most documents at or above
+    ``threshold`` (so a query has relevant documents whatever the level)."""
     n = draw(st.integers(1, max_queries))
     queries = [f"q{i}" for i in range(1, n + 1)]
     qrels, run = {}, {}
@@ -92,7 +101,8 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
             # ideal ranking is longer than a cutoff of 10), up to 35 ranked
             size = draw(st.sampled_from((12, 20, 30, 40)))
             docs = list(LONG_IDS[:size])
-            grades = [g for g in (1, 1, 2, 3, 0, -1) if negative or g >= 0]
+            grades = [g for g in (threshold, threshold, threshold + 1, threshold + 2, 0, threshold - 1, -1)
+                      if negative or g >= 0]
             judged = {d: draw(st.sampled_from(grades)) for d in docs if draw(st.integers(0, 4)) > 0}
             where = draw(st.sampled_from(("both", "both", "both", "qrels", "run"))) if extra_queries else "both"
             if where in ("both", "qrels"):
@@ -119,8 +129,11 @@ METRICS = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "aver
 
 
 def for_settings(settings):
-    """Inputs of every ranking metric, whatever the setting."""
-    return ranking_inputs()
+    """Inputs of every ranking metric. Grades reach past the relevance threshold
+    of the setting (a threshold above every grade would leave only the
+    no-relevant branch)."""
+    thr = int(settings.get("threshold", "1"))
+    return ranking_inputs(max_grade=max(3, thr + 1), threshold=thr)
 
 
 def upper(name: str):
@@ -147,9 +160,18 @@ def _permute_queries(inputs, data):
 
 def _permute_documents(inputs, data):
     """Reorder each ranking, keeping the relative order of documents with equal
-    scores (so every tie rule, input order included, ranks them the same)."""
+    scores (so every tie rule, input order included, ranks them the same). A
+    list-form ranking stays a list; one that names a document twice is left as it
+    is (which of the two comes first is what duplicates=first reads)."""
     run = {}
     for q, ranking in inputs["run"].items():
+        if not isinstance(ranking, dict):
+            if len({p[0] for p in ranking}) < len(ranking):
+                run[q] = ranking
+                continue
+            as_list, ranking = True, {p[0]: p[1] for p in ranking}
+        else:
+            as_list = False
         docs = list(ranking)
         keys = data.draw(st.lists(st.integers(0, 1000), min_size=len(docs), max_size=len(docs)),
                          label=f"order of {q}")
@@ -160,7 +182,8 @@ def _permute_documents(inputs, data):
             for i, k in zip(idx, sorted(keys[i] for i in idx)):
                 keys[i] = k
         order = sorted(range(len(docs)), key=lambda i: (keys[i], i))
-        run[q] = {docs[i]: ranking[docs[i]] for i in order}
+        run[q] = ([[docs[i], ranking[docs[i]]] for i in order] if as_list
+                  else {docs[i]: ranking[docs[i]] for i in order})
     return {"qrels": inputs["qrels"], "run": run}
 
 

@@ -29,8 +29,9 @@ RATES = (Fraction(0), Fraction(1, 10), Fraction(1, 5), Fraction(3, 10))
 
 @st.composite
 def edited_tokens(draw, tokens: list, vocabulary=VOCABULARY, rate: Fraction | None = None) -> list:
-    """``tokens`` with each position substituted, deleted or followed by an insertion
-    with probability ``rate`` (drawn from 0 to 30% when not given)."""
+    """``tokens`` with each position substituted, deleted, followed by an insertion or
+    recased (an ASR system's "Budi" for "budi") with probability ``rate`` (drawn
+    from 0 to 30% when not given)."""
     if rate is None:
         rate = draw(st.sampled_from(RATES))
     out = []
@@ -40,8 +41,10 @@ def edited_tokens(draw, tokens: list, vocabulary=VOCABULARY, rate: Fraction | No
         if roll >= rate * scale:
             out.append(t)
             continue
-        op = draw(st.sampled_from(("sub", "del", "ins")))
-        if op == "sub":
+        op = draw(st.sampled_from(("sub", "del", "ins", "case")))
+        if op == "case":
+            out.append(t.swapcase() if t != t.swapcase() else draw(st.sampled_from(vocabulary)))
+        elif op == "sub":
             out.append(draw(st.sampled_from(vocabulary)))
         elif op == "ins":
             out.extend([t, draw(st.sampled_from(vocabulary))])
