@@ -262,7 +262,7 @@ def coco_like(n_images: int = 5000, n_refs: int = 5, seed: int = 2015) -> dict:
 
 
 def _cider_workloads() -> list[Workload]:
-    from oracle.exact import digits
+    from oracle.certified import digits
     from oracle.registry import get_metric
     try:
         from pycocoevalcap.cider.cider import Cider

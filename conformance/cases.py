@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from oracle.conventions import ConventionError, InputError, _jsonable
-from oracle.exact import Undefined, parse_exact, places, same_value
+from oracle.exact import Undefined, parse_exact
+from oracle.certified import places, same_value
 from oracle.registry import get_metric
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -198,7 +199,7 @@ def printed_matches(x, text: str, ndp: int) -> bool:
     half-way value may have been rounded either way by the printing float code)."""
     if places(x, ndp) == text:
         return True
-    from oracle.exact import interval
+    from oracle.certified import interval
     lo, hi = interval(x, 256)
     p = Fraction(text)
     half = Fraction(1, 2 * 10 ** ndp)

@@ -167,7 +167,8 @@ def _case_from_args(args):
 
 def cmd_oracle(args) -> int:
     from oracle.registry import get_metric
-    from oracle.exact import to_sympy, Expr
+    from oracle.certified import to_sympy
+    from oracle.exact import Expr
     case = _case_from_args(args)
     result = get_metric(case.metric).compute(case.inputs, case.conventions)
     out = {"case": case.id, **result.to_json(args.digits)}

@@ -18,7 +18,7 @@ from hypothesis.errors import NoSuchExample, Unsatisfiable
 
 from oracle.compare import compare_value
 from oracle.conventions import ConventionError, InputError
-from oracle.exact import same_value
+from oracle.certified import same_value
 from oracle.registry import get_metric
 
 from .judge import _exact_text, _short

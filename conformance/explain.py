@@ -39,7 +39,8 @@ def _float32_agrees(library_value, exact) -> bool:
     """The library's value is the exact value in single precision (a float32 number
     within 4 float32 ULPs of it); for an admissible set, of one of its values."""
     import math
-    from oracle.exact import Admissible, to_float
+    from oracle.exact import Admissible
+    from oracle.certified import to_float
     if isinstance(exact, Admissible):
         return any(_float32_agrees(library_value, v) for v in exact.values)
     if isinstance(library_value, bool) or not isinstance(library_value, (int, float)):
@@ -329,7 +330,8 @@ def arithmetic_signatures(library_value, exact, stats: Mapping | None = None) ->
     where a rate was due. Each hit is one sentence; [] when none applies."""
     import math
     from fractions import Fraction
-    from oracle.exact import Admissible, Undefined, interval, is_structured, to_float
+    from oracle.exact import Admissible, Undefined, is_structured
+    from oracle.certified import interval, to_float
     if is_structured(exact) or isinstance(exact, (Undefined, Admissible)) or isinstance(library_value, bool) \
             or not isinstance(library_value, (int, float)):
         return []

@@ -10,7 +10,8 @@ from oracle.compare import Comparison, compare_value
 from oracle.conventions import ConventionError, InputError, _jsonable
 import json
 
-from oracle.exact import Undefined, digits, digits_json, exact_json, exact_str, is_structured, same_value
+from oracle.exact import Undefined, exact_json, exact_str, is_structured
+from oracle.certified import digits, digits_json, same_value
 from oracle.registry import get_metric
 
 from .explain import describe, explain, explanation

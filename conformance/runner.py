@@ -136,7 +136,7 @@ def run_known_entry(adapter, entry) -> Record:
 
 def _same_exact(a: str, b: str) -> bool:
     from .cases import parse_expected
-    from oracle.exact import same_value
+    from oracle.certified import same_value
     try:
         return same_value(parse_expected(a), parse_expected(b))
     except (ValueError, TypeError):

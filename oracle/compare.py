@@ -13,7 +13,8 @@ import struct
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .exact import Undefined, digits, interval, is_rational, rational_value, to_float, total, product
+from .exact import Undefined, is_rational, rational_value, total, product
+from .certified import digits, interval, to_float
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,17 @@ class InputError(ValueError):
         self.item = item
 
 
+class Refused:
+    """A setting under which the oracle refused the inputs (``compute_settings``
+    gives it in that setting's place); ``message`` says why."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"Refused({self.message!r})"
+
+
 def nearest(word: str, candidates) -> str:
     close = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.5)
     return f" (did you mean {close[0]!r}?)" if close else ""
@@ -235,7 +246,8 @@ class Result:
     settings: dict = field(default_factory=dict)
 
     def to_json(self, n_digits: int = 30) -> dict:
-        from .exact import Undefined, digits, exact_str, Admissible, exact_json, digits_json, is_structured
+        from .exact import Undefined, exact_str, Admissible, exact_json, is_structured
+        from .certified import digits, digits_json
         if is_structured(self.value):
             out = {"metric": self.metric, "signature": self.signature, "value": exact_json(self.value),
                    "digits": digits_json(self.value, n_digits)}

@@ -8,10 +8,8 @@ Every oracle value is one of
 - ``Admissible``: the set of values a definition allows, with the value
   under each named tie rule.
 
-Decimal digits are certified: ``digits(x, n)`` evaluates the closed form in
-interval arithmetic (mpmath's ``iv`` context, imported lazily) and raises the
-working precision until both ends of the interval round to the same n
-significant digits. Rationals are rounded exactly.
+Certified digits, intervals, rounding and equality of values live beside this
+core in ``oracle.certified``.
 """
 from __future__ import annotations
 
@@ -22,10 +20,9 @@ from fractions import Fraction
 from typing import Iterable, Union
 
 __all__ = [
-    "Undefined", "Expr", "Rat", "Exp", "Log", "Add", "Mul", "Pow", "Admissible",
+    "Undefined", "Expr", "Rat", "Exp", "Log", "Add", "Mul", "Pow", "Composite", "Admissible",
     "Exact", "as_expr", "exp", "log", "power", "product", "total", "is_rational", "rational_value",
-    "digits", "places", "interval", "to_float", "exact_str", "parse_exact",
-    "fraction_of", "round_fraction_sig", "round_fraction_places", "CertificationError",
+    "exact_str", "parse_exact", "exact_json", "is_structured", "CertificationError",
 ]
 
 
@@ -65,8 +62,12 @@ class Expr:
     def __repr__(self) -> str:
         return f"Expr({exact_str(self)!r})"
 
+    # float(expr): the nearest double, certified (installed by oracle.certified, which
+    # the oracle package imports; the arithmetic core does not import it back)
+    _to_float = None
+
     def __float__(self) -> float:
-        return to_float(self)
+        return type(self)._to_float(self)
 
     # arithmetic sugar (exact)
     def __mul__(self, other): return product([self, as_expr(other)])
@@ -453,178 +454,6 @@ def _ev(node, text):
     raise ValueError(f"{text!r}: unsupported piece {ast.unparse(node)!r} (allowed: integers, + - * / **, exp, log, sqrt)")
 
 
-# ------------------------------------------------------- certified evaluation
-
-def _iv():
-    from mpmath import iv  # lazy: keeps `import oracle` cheap
-    return iv
-
-
-def _eval_iv(x: Expr, iv):
-    if isinstance(x, Rat):
-        return iv.mpf(x.q.numerator) / iv.mpf(x.q.denominator)
-    if isinstance(x, Exp):
-        return iv.exp(_eval_iv(x.arg, iv))
-    if isinstance(x, Log):
-        return iv.log(_eval_iv(x.arg, iv))
-    if isinstance(x, Add):
-        s = iv.mpf(0)
-        for t in x.terms:
-            s = s + _eval_iv(t, iv)
-        return s
-    if isinstance(x, Mul):
-        s = iv.mpf(1)
-        for f in x.factors:
-            s = s * _eval_iv(f, iv)
-        return s
-    if isinstance(x, Pow):
-        b = _eval_iv(x.base, iv)
-        e = x.exponent
-        if e.denominator == 1:
-            return b ** int(e.numerator)
-        return iv.exp(iv.log(b) * (iv.mpf(e.numerator) / iv.mpf(e.denominator)))
-    if isinstance(x, Composite):
-        lo, hi = x.bounds(iv.prec)
-        a = iv.mpf(lo.numerator) / iv.mpf(lo.denominator)
-        b = iv.mpf(hi.numerator) / iv.mpf(hi.denominator)
-        return iv.mpf([a.a, b.b])
-    raise TypeError(f"cannot evaluate {x!r}")
-
-
-def _mpf_fraction(raw) -> Fraction:
-    from mpmath import libmp
-    if raw in (libmp.finf, libmp.fninf, libmp.fnan):
-        raise CertificationError("interval arithmetic produced a non-finite bound")
-    p, q = libmp.to_rational(raw)
-    return Fraction(p, q)
-
-
-def interval(x, prec_bits: int) -> tuple[Fraction, Fraction]:
-    """Rational lower and upper bounds of x, from interval arithmetic at prec_bits."""
-    if isinstance(x, (int, Fraction)) or isinstance(x, Rat):
-        q = rational_value(x)
-        return q, q
-    if isinstance(x, Composite):
-        return x.bounds(prec_bits)
-    iv = _iv()
-    old = iv.prec
-    iv.prec = prec_bits
-    try:
-        r = _eval_iv(x, iv)
-        lo, hi = r._mpi_
-        return _mpf_fraction(lo), _mpf_fraction(hi)
-    finally:
-        iv.prec = old
-
-
-def round_fraction_sig(q: Fraction, n: int) -> tuple[int, int]:
-    """q rounded half-even to n significant digits, as (integer mantissa, exponent10)."""
-    if q == 0:
-        return 0, 0
-    a = abs(q)
-    # estimate floor(log10(a)) from bit lengths (str() of a huge integer is refused past
-    # 4300 digits, and bounds of exp(-500000) have millions of bits), then correct it
-    e = math.floor((a.numerator.bit_length() - a.denominator.bit_length()) * 0.30102999566398120)
-    while Fraction(10) ** e > a:
-        e -= 1
-    while Fraction(10) ** (e + 1) <= a:
-        e += 1
-    # now 10**e <= a < 10**(e+1)
-    m = _round_scaled(a, n - 1 - e)
-    if m >= 10 ** n:
-        e += 1
-        m = _round_scaled(a, n - 1 - e)
-    return (m if q > 0 else -m), e - n + 1
-
-
-def _round_scaled(a: Fraction, t: int) -> int:
-    """round(a * 10**t), half-even, in integers (no gcd of huge numbers)."""
-    num, den = a.numerator, a.denominator
-    if t >= 0:
-        num *= 10 ** t
-    else:
-        den *= 10 ** -t
-    m, r = divmod(num, den)
-    if 2 * r > den or (2 * r == den and m % 2):
-        m += 1
-    return m
-
-
-def round_fraction_places(q: Fraction, k: int) -> str:
-    """q rounded half-even to k decimal places, fixed-point text."""
-    m = round(q * 10 ** k)
-    s = str(abs(m)).rjust(k + 1, "0")
-    body = s if k == 0 else f"{s[:-k]}.{s[-k:]}"
-    return ("-" if m < 0 else "") + body
-
-
-def _sig_text(m: int, e10: int) -> str:
-    if m == 0:
-        return "0"
-    sign = "-" if m < 0 else ""
-    digits_ = str(abs(m))
-    n = len(digits_)
-    point = n + e10  # position of decimal point from the left of digits
-    if -6 < point <= 40:
-        if point <= 0:
-            return f"{sign}0.{'0' * (-point)}{digits_}"
-        if point >= n:
-            return f"{sign}{digits_}{'0' * (point - n)}"
-        return f"{sign}{digits_[:point]}.{digits_[point:]}"
-    return f"{sign}{digits_[0]}.{digits_[1:]}e{point - 1}"
-
-
-def _certify(x, round_fn, start_bits: int, max_bits: int = 1 << 16):
-    bits = start_bits
-    while bits <= max_bits:
-        lo, hi = interval(x, bits)
-        a, b = round_fn(lo), round_fn(hi)
-        if a == b:
-            return a
-        bits *= 2
-    raise CertificationError(f"could not certify {exact_str(x)} within {max_bits} bits")
-
-
-def digits(x, n: int = 30) -> str:
-    """n certified significant digits of x (correctly rounded), as decimal text."""
-    if n < 1:
-        raise ValueError("n must be >= 1")
-    if isinstance(x, Undefined):
-        return str(x)
-    if isinstance(x, Admissible):
-        import json
-        return "{" + ", ".join(json.dumps(digits_json(v, n)) if is_structured(v) else digits(v, n)
-                               for v in x.values) + "}"
-    if is_rational(x):
-        return _sig_text(*round_fraction_sig(rational_value(x), n))
-    m_e = _certify(x, lambda q: round_fraction_sig(q, n), int(n * 3.33) + 32)
-    return _sig_text(*m_e)
-
-
-def places(x, k: int) -> str:
-    """x rounded to k decimal places, certified (ties half-even for rationals)."""
-    if is_rational(x):
-        return round_fraction_places(rational_value(x), k)
-    lo, hi = interval(x, 64)
-    mag = max(abs(lo), abs(hi), Fraction(1))
-    start = int(k * 3.33 + mag.numerator.bit_length() - mag.denominator.bit_length()) + 32
-    return _certify(x, lambda q: round_fraction_places(q, k), start)
-
-
-def to_float(x) -> float:
-    """The double nearest to x (certified)."""
-    if isinstance(x, Undefined):
-        raise ValueError(f"{x} has no float value")
-    if is_rational(x):
-        return float(rational_value(x))
-    return _certify(x, float, 96)
-
-
-def fraction_of(x, bits: int = 200) -> tuple[Fraction, Fraction]:
-    """Rational bounds of x (exact for rationals)."""
-    return interval(x, bits)
-
-
 # ---------------------------------------------------------- admissible sets
 
 @dataclass(frozen=True)
@@ -644,55 +473,6 @@ class Admissible:
         return any(is_rational(v) and rational_value(v) == q for v in self.values)
 
 
-def to_sympy(x):
-    """The closed form as a sympy expression (sympy imported only here)."""
-    import sympy
-    if isinstance(x, (int, Fraction)):
-        q = Fraction(x)
-        return sympy.Rational(q.numerator, q.denominator)
-    if isinstance(x, Rat):
-        return sympy.Rational(x.q.numerator, x.q.denominator)
-    if isinstance(x, Exp):
-        return sympy.exp(to_sympy(x.arg), evaluate=False)
-    if isinstance(x, Log):
-        return sympy.log(to_sympy(x.arg), evaluate=False)
-    if isinstance(x, Add):
-        return sympy.Add(*[to_sympy(t) for t in x.terms], evaluate=False)
-    if isinstance(x, Mul):
-        return sympy.Mul(*[to_sympy(f) for f in x.factors], evaluate=False)
-    if isinstance(x, Pow):
-        e = x.exponent
-        return sympy.Pow(to_sympy(x.base), sympy.Rational(e.numerator, e.denominator), evaluate=False)
-    if isinstance(x, Composite):
-        return to_sympy(x.expand())
-    raise TypeError(f"no symbolic form for {x!r}")
-
-
-def same_value(a, b, n: int = 60) -> bool:
-    """Exact equality for rationals and Undefined; for closed forms, equality of
-    n certified significant digits (equality of transcendental forms is not
-    decidable in general; structural equality is tried first). Lists and dicts
-    (structured values) are equal when their shapes and every leaf are; admissible
-    sets when they hold the same values."""
-    if isinstance(a, Admissible) or isinstance(b, Admissible):
-        return (isinstance(a, Admissible) and isinstance(b, Admissible) and len(a.values) == len(b.values)
-                and all(any(same_value(x, y, n) for y in b.values) for x in a.values)
-                and all(any(same_value(x, y, n) for x in a.values) for y in b.values))
-    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
-        return (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b)
-                and all(same_value(x, y, n) for x, y in zip(a, b)))
-    if isinstance(a, dict) or isinstance(b, dict):
-        return (isinstance(a, dict) and isinstance(b, dict) and set(map(str, a)) == set(map(str, b))
-                and all(same_value(a[k], {str(kk): v for kk, v in b.items()}[str(k)], n) for k in a))
-    if isinstance(a, Undefined) or isinstance(b, Undefined):
-        return isinstance(a, Undefined) and isinstance(b, Undefined)
-    if is_rational(a) and is_rational(b):
-        return rational_value(a) == rational_value(b)
-    if as_expr(a) == as_expr(b):
-        return True
-    return digits(a, n) == digits(b, n)
-
-
 def exact_json(x):
     """Exact text of a value, keeping the structure of lists and dicts
     (an admissible set as {"admissible": [...]})."""
@@ -703,17 +483,6 @@ def exact_json(x):
     if isinstance(x, dict):
         return {str(k): exact_json(v) for k, v in x.items()}
     return exact_str(x)
-
-
-def digits_json(x, n: int = 30):
-    """Certified digits of a value, keeping the structure of lists and dicts."""
-    if isinstance(x, Admissible):
-        return {"admissible": [digits_json(v, n) for v in x.values]}
-    if isinstance(x, (list, tuple)):
-        return [digits_json(v, n) for v in x]
-    if isinstance(x, dict):
-        return {str(k): digits_json(v, n) for k, v in x.items()}
-    return digits(x, n) if not isinstance(x, Undefined) else str(x)
 
 
 def is_structured(x) -> bool:

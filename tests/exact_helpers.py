@@ -1,7 +1,8 @@
 """Comparison of a golden case's expected JSON with the oracle's ``to_json()`` output,
 shared by the oracle tests that check stats and parts leaf by leaf."""
 from oracle import parse_exact
-from oracle.exact import digits, is_rational, rational_value
+from oracle.certified import digits
+from oracle.exact import is_rational, rational_value
 
 
 def same_exact(expected: str, actual: str) -> bool:

@@ -78,7 +78,7 @@ def _f32(x: float) -> float:
 def bleu_float32_percent(inputs):
     """BLEU computed right, but returned on the percent scale in single precision (what a
     float32 tensor library printing percent gives)."""
-    from oracle.exact import to_float
+    from oracle.certified import to_float
     from oracle.registry import compute
     return _f32(100 * to_float(compute("bleu", inputs, {"tokenizer": "none"}).value))
 

@@ -17,7 +17,8 @@ from conformance.judge import judge
 from conformance.known import KnownIndex, load_known
 from conformance.protocol import Configured, Unsupported
 from oracle.compare import Tolerance, compare_value
-from oracle.exact import Undefined, exact_str, to_float
+from oracle.exact import Undefined, exact_str
+from oracle.certified import to_float
 from oracle.registry import get_metric
 from tests.adapter_helpers import configure as _configure, run as _run, known_file, is_invalid_entry, check_invalid_entry, defect_is_recorded  # noqa: E402
 

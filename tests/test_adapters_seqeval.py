@@ -20,7 +20,8 @@ from conformance.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402
 from oracle.conventions import InputError, _jsonable  # noqa: E402
-from oracle.exact import Undefined, exact_json, exact_str, parse_exact, same_value  # noqa: E402
+from oracle.exact import Undefined, exact_json, exact_str, parse_exact
+from oracle.certified import same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
 from oracle.tagging import SCHEMES, parse_tag, read_chunks  # noqa: E402
 from tests.adapter_helpers import known_file, is_invalid_entry, check_invalid_entry, defect_is_recorded  # noqa: E402

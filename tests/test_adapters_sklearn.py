@@ -20,7 +20,8 @@ from conformance.judge import judge  # noqa: E402
 from conformance.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402
-from oracle.exact import Undefined, exact_json, exact_str, is_structured, same_value  # noqa: E402
+from oracle.exact import Undefined, exact_json, exact_str, is_structured
+from oracle.certified import same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
 from tests.adapter_helpers import configure as _configure, run as _run, known_file, is_invalid_entry, check_invalid_entry, defect_is_recorded  # noqa: E402
 

@@ -14,7 +14,8 @@ from conformance.cases import load_file, rederive
 from conformance.strategies_multimodal import caption_inputs
 from oracle import ConventionError, InputError, compute
 from oracle.cider import CiderSum
-from oracle.exact import digits, exact_str, interval, parse_exact, same_value
+from oracle.certified import digits, interval, same_value
+from oracle.exact import exact_str, parse_exact
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = load_file(GOLDEN / "topics" / "cider.json")

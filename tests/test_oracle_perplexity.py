@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import ConventionError, InputError, Undefined, compute, get_metric, parse_exact
-from oracle.exact import digits, interval
+from oracle.certified import digits, interval
 from tests.exact_helpers import same
 
 TOPICS = Path(__file__).resolve().parent.parent / "golden" / "topics"

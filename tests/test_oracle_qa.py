@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import ConventionError, InputError, Undefined, compute, get_metric
-from oracle.exact import digits
+from oracle.certified import digits
 from oracle.qa import normalize, token_f1
 from tests.exact_helpers import same
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from conformance.cases import load_file, rederive
 from conformance.strategies_multimodal import permute_candidates, similarity_inputs
 from oracle import ConventionError, InputError, compute
-from oracle.exact import places
+from oracle.certified import places
 
 METRIC = "cross_modal_recall_at_k"
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from conformance.cases import load_file, rederive
 from conformance import strategies_tagging as ST
 from oracle import ConventionError, InputError, Undefined, compute, get_metric
-from oracle.exact import places, same_value
+from oracle.certified import places, same_value
 from oracle.tagging import SCHEMES, parse_tag, read_chunks
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

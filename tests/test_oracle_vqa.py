@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from conformance.cases import load_file, rederive
 from conformance.strategies_multimodal import vqa_items
 from oracle import ConventionError, InputError, compute, get_metric
-from oracle.exact import places
+from oracle.certified import places
 from oracle.vqa import process_answer, process_punctuation
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

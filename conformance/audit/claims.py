@@ -1,0 +1,347 @@
+"""Claims: a printed figure (``BLEU 27.3``, ``nDCG@10 .7140``), the metric its
+name stands for, and the claim line with its files and stated conventions
+(the format is in ``conformance.audit``'s docstring)."""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from oracle.conventions import ConventionError, InputError, nearest
+from oracle.registry import get_metric, metric_names
+
+from ..formats import FILE_KEYS, FORMAT_METRICS, FORMATS, OPTION_KEYS, guess_format, load_inputs
+from .signatures import ClaimError, parse_sacrebleu, parse_trec_eval
+
+# ------------------------------------------------------------------ figures
+
+_FIGURE = re.compile(r"^(?P<name>.*?)\s*[:=]?\s*(?P<num>[+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?P<pct>%)?$")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number as printed: its text, exact value and decimal places."""
+
+    name: str
+    text: str
+    number: Fraction
+    places: int
+    percent_sign: bool
+
+    @property
+    def half_unit(self) -> Fraction:
+        return Fraction(1, 2 * 10 ** self.places)
+
+
+def parse_figure(text: str) -> Figure:
+    """``'BLEU 27.3'`` -> Figure(name 'BLEU', number 273/10, 1 place)."""
+    t = " ".join(str(text).split())
+    m = _FIGURE.match(t)
+    if not m or not m.group("name").strip():
+        if not re.search(r"\d", t):
+            raise ClaimError(f"figure {text!r}: no number (write e.g. 'BLEU 27.3')")
+        raise ClaimError(f"figure {text!r}: expected a metric name then a number, e.g. 'BLEU 27.3', 'WER 4.2%'")
+    num = m.group("num")
+    digits_ = num.lstrip("+-")
+    places_ = len(digits_.split(".")[1]) if "." in digits_ else 0
+    return Figure(m.group("name").strip(), num + (m.group("pct") or ""), Fraction(num), places_, bool(m.group("pct")))
+
+
+# ------------------------------------------------------------------ aliases
+
+# normalized name -> candidate metrics, in order of preference; a format picks among them
+ALIASES = {
+    "bleu": ("bleu",), "sacrebleu": ("bleu",), "corpusbleu": ("bleu",), "sentencebleu": ("sentence_bleu",),
+    "wer": ("wer",), "worderrorrate": ("wer",), "cer": ("cer",), "charactererrorrate": ("cer",),
+    "mer": ("mer",), "wil": ("wil",), "wip": ("wip",), "errorcounts": ("error_counts",),
+    "ndcg": ("ndcg",), "ndcgcut": ("ndcg",), "dcg": ("dcg",),
+    "mrr": ("reciprocal_rank",), "rr": ("reciprocal_rank",), "reciprocalrank": ("reciprocal_rank",),
+    "reciprocalrankmrr": ("reciprocal_rank",), "recip_rank": ("reciprocal_rank",),
+    "p": ("precision_at_k",), "precisionatk": ("precision_at_k",),
+    "map": ("average_precision",), "ap": ("average_precision",), "averageprecision": ("average_precision",),
+    "rprec": ("r_precision",), "rprecision": ("r_precision",),
+    "hit": ("hit_rate",), "hitrate": ("hit_rate",), "hr": ("hit_rate",), "success": ("hit_rate",),
+    "r": ("recall_at_k", "cross_modal_recall_at_k"), "recallatk": ("recall_at_k", "cross_modal_recall_at_k"),
+    "precision": ("precision_at_k", "entity_precision", "precision"),
+    "recall": ("recall_at_k", "entity_recall", "recall", "cross_modal_recall_at_k"),
+    "em": ("exact_match",), "exactmatch": ("exact_match",),
+    "f1": ("squad_f1", "entity_f1", "f1"), "f": ("squad_f1", "entity_f1", "f1"),
+    "entityf1": ("entity_f1",), "entityprecision": ("entity_precision",), "entityrecall": ("entity_recall",),
+    "accuracy": ("accuracy", "token_accuracy", "vqa_accuracy"), "acc": ("accuracy", "token_accuracy", "vqa_accuracy"),
+    "tokenaccuracy": ("token_accuracy",), "vqaaccuracy": ("vqa_accuracy",), "vqaacc": ("vqa_accuracy",),
+    "balancedaccuracy": ("balanced_accuracy",), "perclassaccuracy": ("per_class_accuracy",),
+    "cider": ("cider_d", "cider"), "ciderd": ("cider_d",),
+    "perplexity": ("perplexity",), "ppl": ("perplexity",),
+}
+_RANKING_K = {"ndcg", "dcg", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision", "hit_rate",
+              "cross_modal_recall_at_k"}
+
+
+def _norm_name(name: str) -> str:
+    return re.sub(r"[\s_\-.]", "", name.lower())
+
+
+def resolve_metric(name: str, fmt: str | None = None, case_metric: str | None = None,
+                   explicit: str | None = None) -> tuple[str, dict]:
+    """(oracle metric, knobs fixed by the name) of a printed metric name."""
+    raw = name.strip()
+    fixed: dict = {}
+    base = raw
+    m = re.match(r"^(?P<base>.*?)\s*@\s*(?P<k>\d+)$", raw)
+    if m:
+        base, fixed["k"] = m.group("base"), m.group("k")
+    order = None
+    m2 = re.match(r"^(?P<base>(?:sacre|sentence[\s_-]?)?bleu)[\s_-]?(?P<n>\d)$", base, re.IGNORECASE)
+    if m2:
+        base, order = m2.group("base"), m2.group("n")
+    key = _norm_name(base)
+    if explicit:
+        if explicit not in metric_names():
+            raise ClaimError(f"metric={explicit}: unknown metric" + nearest(explicit, metric_names()))
+        candidates = (explicit,)
+    elif key in ALIASES:
+        candidates = ALIASES[key]
+    elif key.replace(" ", "_") in metric_names() or name in metric_names():
+        candidates = (name if name in metric_names() else key,)
+    else:
+        raise ClaimError(f"figure {name!r}: unknown metric name" + nearest(key, list(ALIASES) + metric_names()))
+    pick = None
+    if case_metric is not None:
+        pick = case_metric if case_metric in candidates else None
+        if pick is None:
+            raise ClaimError(f"figure {name!r}: names {', '.join(candidates)}, but the case computes {case_metric}")
+    elif fmt is not None and fmt in FORMAT_METRICS:
+        served = [c for c in candidates if c in FORMAT_METRICS[fmt]]
+        if not served:
+            raise ClaimError(f"figure {name!r}: {', '.join(candidates)} cannot be computed from {fmt} files "
+                             f"(they serve {', '.join(FORMAT_METRICS[fmt])})")
+        pick = served[0]
+    else:
+        pick = candidates[0]
+    if "k" in fixed and pick not in _RANKING_K:
+        raise ClaimError(f"figure {name!r}: {pick} has no cutoff @K")
+    if order is not None:
+        if pick not in ("bleu", "sentence_bleu"):
+            raise ClaimError(f"figure {name!r}: an order suffix only applies to BLEU")
+        fixed["order"] = order
+    return pick, fixed
+
+
+# ------------------------------------------------------------------ claims
+
+_CLAIM_KEYS = ("format", "case", "sacrebleu", "signature", "trec_eval", "part", "scale", "metric", "conventions",
+               "claim")
+
+
+@dataclass
+class Claim:
+    """One figure to audit, with its inputs and stated conventions."""
+
+    text: str
+    figure: Figure
+    metric: str
+    fixed: dict                  # knobs fixed by the printed name (k, order)
+    stated: dict                 # conventions the claim states (explicit, signature, trec_eval, case)
+    inputs: dict
+    part: str | None = None
+    scale: int = 1               # 100 for a percent figure
+    where: str = ""
+    source: str = ""             # what the inputs were read from
+
+
+def _split_tokens(tokens: list[str]) -> tuple[str, list[tuple[str, str]]]:
+    fig, pairs = [], []
+    for t in tokens:
+        m = re.match(r"^([A-Za-z_][\w]*)=(.*)$", t, re.DOTALL)
+        # key=value once the figure has begun ('BLEU=27.3' alone is a figure)
+        if m and (pairs or fig or m.group(1) in _CLAIM_KEYS or m.group(1) in FILE_KEYS
+                  or m.group(1) in OPTION_KEYS):
+            pairs.append((m.group(1), m.group(2)))
+        elif pairs:
+            raise ClaimError(f"{t!r}: expected key=value after the figure (quote values with spaces)")
+        else:
+            fig.append(t)
+    return " ".join(fig), pairs
+
+
+def _scale(figure: Figure, metric: str, given: str | None) -> int:
+    if given is not None:
+        if given not in ("percent", "fraction"):
+            raise ClaimError(f"scale={given}: expected percent or fraction" + nearest(given, ("percent", "fraction")))
+        if metric in ("perplexity", "dcg") and given == "percent":
+            raise ClaimError(f"scale=percent: {metric} is not a proportion")
+        return 100 if given == "percent" else 1
+    if metric in ("perplexity", "dcg"):
+        if figure.percent_sign:
+            raise ClaimError(f"figure {figure.text}: {metric} is not a proportion; drop the %")
+        return 1
+    if figure.percent_sign:
+        return 100
+    limit = 10 if metric in ("cider", "cider_d") else 1
+    return 100 if abs(figure.number) > limit else 1
+
+
+def _load_case(ref: str, base: Path):
+    from ..cases import load_file
+    if "#" not in ref:
+        raise ClaimError(f"case={ref}: expected FILE.json#ID")
+    fname, cid = ref.split("#", 1)
+    path = Path(fname)
+    if not path.is_absolute():
+        path = base / path
+    if not path.exists():
+        raise InputError(f"case={ref}: no such file {path}", item="case")
+    cases = load_file(path, validate=False)
+    for c in cases:
+        if c.id == cid:
+            return c
+    raise InputError(f"case={ref}: no case with id {cid!r} in {path.name}" + nearest(cid, [c.id for c in cases]),
+                     item="case")
+
+
+def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
+    """A claim from a line (text, or a list of command-line tokens, or a JSON object line)."""
+    base = Path(base)
+    if isinstance(line, str) and line.lstrip().startswith("{"):
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ClaimError(f"{where}: not a JSON object: {e.msg} (column {e.colno})") from None
+        if not isinstance(obj, dict) or "claim" not in obj:
+            raise ClaimError(f"{where}: a JSON claim needs a \"claim\" field, e.g. {{\"claim\": \"BLEU 27.3\", ...}}")
+        fig_text = str(obj.pop("claim"))
+        pairs = []
+        for k, v in obj.items():
+            if k == "conventions":
+                if not isinstance(v, dict):
+                    raise ClaimError(f"{where}: conventions: expected an object of knob settings")
+                pairs += [(kk, str(vv)) for kk, vv in v.items()]
+            elif isinstance(v, list):
+                pairs += [(k, str(x)) for x in v]
+            else:
+                pairs.append((k, str(v)))
+        text = line.strip()
+    else:
+        if isinstance(line, str):
+            try:
+                tokens = shlex.split(line, comments=False)
+            except ValueError as e:
+                raise ClaimError(f"{where}: {e}") from None
+            text = line.strip()
+        else:
+            tokens = list(line)
+            text = " ".join(shlex.quote(t) for t in tokens)
+        fig_text, pairs = _split_tokens(tokens)
+    figure = parse_figure(fig_text)
+    files: dict = {}
+    opts: dict = {}
+    knobs: dict = {}
+    for k, v in pairs:
+        if k in FILE_KEYS:
+            files.setdefault(k, []).append(v)
+        elif k in OPTION_KEYS or k in _CLAIM_KEYS:
+            if k in opts:
+                raise ClaimError(f"{k}= given twice")
+            opts[k] = v
+        else:
+            if k in knobs:
+                raise ClaimError(f"{k}= given twice")
+            knobs[k] = v
+    for k, paths in files.items():
+        if k != "ref" and len(paths) > 1:
+            raise ClaimError(f"{k}= given twice")
+        files[k] = [str(p if Path(p).is_absolute() else base / p) for p in paths]
+    fmt = opts.get("format")
+    case = None
+    if fmt == "case" or "case" in opts:
+        if "case" not in opts:
+            raise ClaimError("format=case needs case=FILE.json#ID")
+        if files:
+            raise ClaimError(f"case=: the inputs come from the case; drop {', '.join(sorted(files))}=")
+        case = _load_case(opts["case"], base)
+        fmt = "case"
+    elif fmt is None:
+        if not files:
+            raise ClaimError(f"claim {fig_text!r}: no input files (e.g. hyp=... ref=...) and no case=")
+        try:
+            hint = resolve_metric(figure.name, explicit=opts.get("metric"))[0]
+            hint = ALIASES.get(_norm_name(re.sub(r"@\s*\d+$", "", figure.name)), (hint,))
+        except ClaimError:
+            hint = ()
+        fmt = guess_format(files, hint)
+    elif fmt not in FORMATS:
+        raise ClaimError(f"format={fmt}: unknown format; formats are {', '.join(FORMATS)}, case"
+                         + nearest(fmt, list(FORMATS) + ["case"]))
+    trec_metric, trec_knobs, trec_files = (None, {}, [])
+    if "trec_eval" in opts:
+        trec_metric, trec_knobs, trec_files = parse_trec_eval(opts["trec_eval"])
+        if fmt == "trec" and trec_files:
+            pass  # the claim's qrels=/run= win over the command's file arguments
+    metric, fixed = resolve_metric(figure.name, None if fmt == "case" else fmt,
+                                   case.metric if case is not None and "part" not in opts else None,
+                                   opts.get("metric") or (case.metric if case is not None and "part" in opts else None))
+    if trec_metric is not None and trec_metric != metric:
+        raise ClaimError(f"trec_eval measure gives {trec_metric}, but the figure names {metric}")
+    m = get_metric(metric)
+    stated: dict = {}
+    if case is not None:
+        stated.update(case.conventions)
+    if "sacrebleu" in opts or "signature" in opts:
+        if metric not in ("bleu", "sentence_bleu"):
+            raise ClaimError(f"a sacrebleu signature states BLEU conventions, not {metric}")
+        n_refs = len(files.get("ref", [])) or None
+        stated.update(parse_sacrebleu(opts.get("sacrebleu") or opts["signature"], n_refs))
+    for k, v in trec_knobs.items():
+        if k in {kn.name for kn in m.knobs}:
+            stated[k] = v
+    if "k" in trec_knobs and "k" in fixed and trec_knobs["k"] != fixed["k"]:
+        raise ClaimError(f"trec_eval cutoff {trec_knobs['k']} differs from the figure's @{fixed['k']}")
+    scale_opt = opts.get("scale")
+    if "scale" in knobs:
+        scale_opt = knobs.pop("scale")
+    for k, v in knobs.items():
+        m.knob(k)  # raises ConventionError naming the nearest knob
+        stated[k] = v
+    for k, v in fixed.items():
+        if k in stated and str(stated[k]) != str(v):
+            raise ClaimError(f"{k}={stated[k]} contradicts the figure's name {figure.name}")
+    stated.pop("scale", None)
+    m.settings({**stated, **fixed})  # validate the stated conventions now (ConventionError names the knob)
+    for k in ("gold_col", "pred_col", "token_col"):
+        if k in opts:
+            files[k] = opts[k]
+    if case is not None:
+        inputs, source = case.inputs, f"case {opts['case']}"
+    else:
+        flat = {k: (v if k == "ref" else (v[0] if isinstance(v, list) else v)) for k, v in files.items()}
+        inputs = load_inputs(fmt, flat, metric)
+        source = f"{fmt}: " + " ".join(f"{k}={Path(p).name}" for k, v in files.items()
+                                        for p in (v if isinstance(v, list) else [v]))
+    part = opts.get("part")
+    return Claim(text=text, figure=figure, metric=metric, fixed=fixed, stated=stated, inputs=inputs, part=part,
+                 scale=_scale(figure, metric, scale_opt), where=where, source=source)
+
+
+def read_claims(path) -> list[Claim]:
+    """Every claim of a claims file (errors name the file and line)."""
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}", item=str(path)) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text ({e.reason})", item=str(path)) from None
+    out = []
+    for i, line in enumerate(lines, start=1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        where = f"{p.name}:{i}"
+        try:
+            out.append(parse_claim(s, p.parent, where))
+        except (ConventionError, InputError) as e:
+            raise type(e)(f"{where}: {e}") from None
+    return out

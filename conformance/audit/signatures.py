@@ -1,0 +1,134 @@
+"""Conventions stated the way the field states them: a sacrebleu signature
+(``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0.0`` or the 1.x
+``BLEU+case.mixed+...`` form) and a trec_eval command line
+(``trec_eval -m ndcg_cut.10 -l 2 -c``), read into oracle knobs."""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from oracle.conventions import ConventionError, nearest
+
+
+class ClaimError(ConventionError):
+    """A claim that cannot be read: no number, unknown metric, key or convention."""
+
+# ------------------------------------------------------------------ conventions
+
+_SB_TOK = {"13a": "13a", "none": "none", "intl": "intl", "char": "char"}
+_SB_SMOOTH = {"exp": "exp", "none": "none", "floor": "floor", "add-k": "add-k"}
+
+
+def parse_sacrebleu(signature: str, n_refs: int | None = None) -> dict:
+    """Knob settings of a sacrebleu BLEU signature (2.x ``k:v|...`` or 1.x ``BLEU+k.v+...``).
+
+    sacrebleu's corpus BLEU: tokenizer tok, lowercase when case:lc, smoothing
+    smooth (floor value 0.1 and add-k value 1 are the oracle's defaults too),
+    effective_order eff, closest reference length (ties to the shorter:
+    ``BLEU._get_closest_ref_len``), order 4, uniform weights, corpus level,
+    the score in percent."""
+    text = signature.strip()
+    if text.upper().startswith("BLEU+"):
+        items = [p.split(".", 1) for p in text.split("+")[1:]]
+    else:
+        items = [p.split(":", 1) for p in text.split("|")]
+    out = {"ref_length": "closest-shorter", "order": "4", "weights": "uniform", "level": "corpus"}
+    for it in items:
+        if len(it) != 2:
+            raise ClaimError(f"sacrebleu signature {signature!r}: {'.'.join(it)!r} is not key:value")
+        k, v = it[0].strip().lower(), it[1].strip()
+        if k in ("nrefs", "numrefs"):
+            if v.isdigit() and n_refs is not None and int(v) != n_refs:
+                raise ClaimError(f"sacrebleu signature: nrefs:{v}, but the claim gives {n_refs} reference file(s)")
+        elif k == "case":
+            if v not in ("mixed", "lc"):
+                raise ClaimError(f"sacrebleu signature: case:{v} is not mixed or lc" + nearest(v, ("mixed", "lc")))
+            out["case"] = "lower" if v == "lc" else "mixed"
+        elif k == "eff":
+            if v not in ("yes", "no"):
+                raise ClaimError(f"sacrebleu signature: eff:{v} is not yes or no")
+            out["effective_order"] = v
+        elif k == "tok":
+            if v not in _SB_TOK:
+                raise ClaimError(f"sacrebleu signature: tok:{v} is not a tokenizer the oracle has; it has "
+                                 f"{', '.join(_SB_TOK)}" + nearest(v, _SB_TOK))
+            out["tokenizer"] = _SB_TOK[v]
+        elif k == "smooth":
+            if v not in _SB_SMOOTH:
+                raise ClaimError(f"sacrebleu signature: smooth:{v} is not a sacrebleu smoothing; they are "
+                                 f"{', '.join(_SB_SMOOTH)}" + nearest(v, _SB_SMOOTH))
+            out["smoothing"] = _SB_SMOOTH[v]
+        elif k in ("version", "v"):
+            pass
+        else:
+            raise ClaimError(f"sacrebleu signature: unknown field {k!r}; fields are nrefs, case, eff, tok, smooth, "
+                             "version" + nearest(k, ("nrefs", "case", "eff", "tok", "smooth", "version")))
+    return out
+
+
+# trec_eval measure -> (metric, whether it takes a cutoff parameter)
+_TREC_MEASURES = {"ndcg_cut": ("ndcg", True), "ndcg": ("ndcg", False), "P": ("precision_at_k", True),
+                  "recall": ("recall_at_k", True), "map_cut": ("average_precision", True),
+                  "map": ("average_precision", False), "recip_rank": ("reciprocal_rank", False),
+                  "success": ("hit_rate", True), "Rprec": ("r_precision", False)}
+
+
+def parse_trec_eval(command: str) -> tuple[str | None, dict, list]:
+    """(metric, knob settings, trailing file arguments) of a trec_eval command line.
+
+    -m measure[.K] (ndcg_cut.10, P.5, recall.100, map, map_cut.10, recip_rank,
+    success.1, Rprec, ndcg), -l N (threshold), -c (missing queries score 0:
+    missing=zero; without -c they are left out: missing=skip), -q (per-query
+    output, no effect on the mean). trec_eval's tie rule, linear gains and
+    judged ideal are stated with it."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise ClaimError(f"trec_eval {command!r}: {e}") from None
+    if argv and Path(argv[0]).name in ("trec_eval", "trec_eval.exe"):
+        argv = argv[1:]
+    metric, knobs, files = None, {"ties": "trec_eval", "missing": "skip"}, []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-m", "-l", "-M"):
+            if i + 1 >= len(argv):
+                raise ClaimError(f"trec_eval: {a} needs a value")
+            v = argv[i + 1]
+            i += 2
+        elif a.startswith(("-m", "-l", "-M")) and len(a) > 2:
+            a, v = a[:2], a[2:]
+            i += 1
+        else:
+            v = None
+            i += 1
+        if a == "-m":
+            name, _, param = v.partition(".")
+            if name not in _TREC_MEASURES:
+                raise ClaimError(f"trec_eval -m {v}: not a measure the oracle has; measures are "
+                                 f"{', '.join(_TREC_MEASURES)}" + nearest(name, _TREC_MEASURES))
+            m, takes_k = _TREC_MEASURES[name]
+            if metric is not None and metric != m:
+                raise ClaimError(f"trec_eval: several measures ({metric}, {m}); audit one figure at a time")
+            metric = m
+            if takes_k:
+                if not param.isdigit():
+                    raise ClaimError(f"trec_eval -m {v}: give the cutoff, e.g. {name}.10")
+                knobs["k"] = param
+            elif param:
+                raise ClaimError(f"trec_eval -m {v}: {name} takes no parameter")
+            if m in ("ndcg", "dcg"):
+                knobs.update(gain="linear", ideal="judged", threshold_gains="yes", negative="zero")
+        elif a == "-l":
+            if not v.isdigit():
+                raise ClaimError(f"trec_eval -l {v}: expected an integer relevance level")
+            knobs["threshold"] = v
+        elif a == "-c":
+            knobs["missing"] = "zero"
+        elif a == "-q":
+            pass
+        elif a.startswith("-"):
+            raise ClaimError(f"trec_eval {a}: an option the audit does not model; it reads -m, -l, -c, -q")
+        else:
+            files.append(a)
+    return metric, knobs, files
