@@ -261,7 +261,7 @@ class JiWER(Adapter):
         every other utterance aligned exactly as the oracle's rapidfuzz rule aligns it."""
         if settings.get("tie") != "rapidfuzz":
             return False
-        from oracle.error_rates import Band, backtrace, levenshtein
+        from oracle.alignment import Band, backtrace, levenshtein
 
         out = self.process(metric, self.options(metric, settings), inputs)
         split = False

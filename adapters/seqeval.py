@@ -262,7 +262,7 @@ def library_stats(options: Mapping, y_true: list, y_pred: list) -> dict:
 
 
 def _oracle_chunks(settings: Mapping, sentence: list) -> list:
-    from oracle.tagging import parse_tag, read_chunks
+    from oracle.chunks import parse_tag, read_chunks
     parsed = [parse_tag(t, settings["scheme"], settings["tag_format"], "tag") for t in sentence]
     return sorted(read_chunks(parsed, settings["scheme"], settings["reading"]))
 

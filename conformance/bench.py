@@ -180,7 +180,8 @@ def librispeech_like(n_utterances: int = 2620, seed: int = 2620) -> dict:
 
 
 def _wer_workloads() -> list[Workload]:
-    from oracle.error_rates import admissible_counts, words
+    from oracle.alignment import admissible_counts
+    from oracle.error_rates import words
     from oracle.registry import get_metric
     try:
         import jiwer

@@ -12,6 +12,8 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+from conformance.engine.resolve import builtin_adapters, resolve_adapter
+
 EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
 
 
@@ -31,20 +33,7 @@ def _progress_printer(stream):
     return show
 
 
-def resolve_adapter(spec: str):
-    """A built-in adapter name, an entry point, 'module:AdapterClass', or 'module:function'
-    decorated with ``conformance.functions.implementation``."""
-    from adapters import load_adapter
-    from .protocol import load_object
-    if ":" in spec:
-        obj = load_object(spec)
-        if hasattr(obj, "adapter"):
-            return obj.adapter
-    return load_adapter(spec)
-
-
 def _load_adapters(names: list[str] | None):
-    from adapters import builtin_adapters
     if not names:
         available, unavailable = builtin_adapters()
         available = {a.name: a for a in available}
@@ -65,7 +54,7 @@ def _load_adapters(names: list[str] | None):
 
 
 def _known_dir(args):
-    from .known import set_directory
+    from conformance.engine.known import set_directory
     if getattr(args, "known_dir", None):
         set_directory(args.known_dir)
 
@@ -73,8 +62,8 @@ def _known_dir(args):
 def cmd_run(args) -> int:
     _known_dir(args)
     from oracle.registry import metric_names
-    from . import report as R
-    from .runner import default_jobs, run_all
+    from conformance.reports import writers as R
+    from conformance.engine.runner import default_jobs, run_all
     for m in args.metric or []:
         if m not in metric_names():
             from oracle.conventions import nearest
@@ -93,7 +82,7 @@ def cmd_run(args) -> int:
                     {"examples": args.examples, "metrics": args.metric, "strict": args.strict})
     track_lines = None
     if args.track:
-        from .tracking import changes_since
+        from conformance.reports.tracking import changes_since
         track_lines = changes_since(args.track, records)
     report_path = args.report
     R.write_all(records, head, jsonl=report_path, md=args.markdown, junit_path=args.junit)
@@ -113,7 +102,6 @@ def cmd_run(args) -> int:
 
 def cmd_list(args) -> int:
     from oracle.registry import get_metric, metric_names
-    from adapters import builtin_adapters
     metrics = [get_metric(n).describe() for n in metric_names()]
     available, unavailable = builtin_adapters()
     adapters = [dict(a.info().to_json(), profiles={m: a.profile(m) for m in a.metrics()})
@@ -138,7 +126,7 @@ def cmd_list(args) -> int:
 
 
 def _case_from_args(args):
-    from .cases import load_case_json, load_cases, case_files, Case
+    from conformance.engine.cases import load_case_json, load_cases, case_files, Case
     if args.case:
         ref = args.case
         if "#" in ref:
@@ -181,8 +169,8 @@ def cmd_oracle(args) -> int:
 def cmd_compare(args) -> int:
     _known_dir(args)
     from oracle.registry import get_metric
-    from .judge import judge_case
-    from .known import KnownIndex, load_known
+    from conformance.engine.judge import judge_case
+    from conformance.engine.known import KnownIndex, load_known
     case = _case_from_args(args)
     adapters, _, unavailable = _load_adapters([args.adapter])
     if not adapters:
@@ -219,9 +207,9 @@ def cmd_compare(args) -> int:
 def cmd_explain(args) -> int:
     from oracle.compare import Tolerance
     from oracle.registry import get_metric
-    from .explain import explain, explanation
+    from conformance.engine.explain import explain, explanation
     if args.report:
-        from .report import read_jsonl
+        from conformance.reports.writers import read_jsonl
         try:
             _, records = read_jsonl(args.report)
         except (OSError, ValueError) as e:
@@ -255,7 +243,7 @@ def cmd_explain(args) -> int:
         tol = adapter.tolerance(case.metric)
         # the library runs at the nearest setting it can take (its unit, its fixed knobs)
         run, _, why = adapter.nearest_setting(case.metric, settings)
-        from .protocol import Unsupported
+        from conformance.protocol import Unsupported
         configured = adapter.configure(case.metric, run) if run is not None else Unsupported(why)
         if isinstance(configured, Unsupported):
             raise UsageError(f"--adapter {adapter.name}: {configured.reason}")
@@ -267,7 +255,7 @@ def cmd_explain(args) -> int:
         raise UsageError("give --value or --adapter")
     res = m.compute(case.inputs, settings)
     from oracle.exact import exact_json
-    from .explain import explain_leaves, prove, value_agrees
+    from conformance.engine.explain import explain_leaves, prove, value_agrees
     out = {"metric": case.metric, "signature": m.signature(settings),
            "value": value if not isinstance(value, Fraction) else str(value), "exact": exact_json(res.value)}
     if value_agrees(value, res.value, tol):
@@ -313,8 +301,8 @@ def _separating(metric: str, settings: dict, found: list) -> list:
     """For each pair of candidates (and each candidate against the settings as given), a
     minimal input on which they give different exact values."""
     from oracle.registry import get_metric
-    from .divergence import separating_input
-    from .explain import ARITHMETIC
+    from conformance.engine.divergence import separating_input
+    from conformance.engine.explain import ARITHMETIC
     m = get_metric(metric)
     base = m.settings(settings)
     sets = [(f, {**base, **{k: v for k, v in f.items() if k != ARITHMETIC}}) for f in found[:4]]
@@ -335,8 +323,8 @@ def _tolerance_of(record):
 
 def cmd_known(args) -> int:
     _known_dir(args)
-    from .known import KnownFailure, load_known, write_known
-    from .report import read_jsonl
+    from conformance.engine.known import KnownFailure, load_known, write_known
+    from conformance.reports.writers import read_jsonl
     adapters, _, unavailable = _load_adapters([args.adapter])
     if not adapters:
         raise UsageError(f"--adapter {args.adapter}: {unavailable[0][1] if unavailable else 'unavailable'}")
@@ -387,7 +375,7 @@ def _profile_overrides(adapter, record) -> dict:
 
 
 def cmd_check(args) -> int:
-    from .cases import check_cases, load_cases
+    from conformance.engine.cases import check_cases, load_cases
     problems = check_cases(args.files or None)
     n = len(load_cases(args.files or None)) if not problems else None
     for p in problems:
@@ -400,12 +388,12 @@ def cmd_check(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import main as bench_main
+    from conformance.bench import main as bench_main
     return bench_main(args)
 
 
 def cmd_audit(args) -> int:
-    from .audit import main as audit_main
+    from conformance.audit import main as audit_main
     return audit_main(args)
 
 
@@ -491,7 +479,7 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from oracle.conventions import ConventionError, InputError
-    from .cases import CaseFileError
+    from conformance.engine.cases import CaseFileError
     try:
         return args.fn(args)
     except UsageError as e:

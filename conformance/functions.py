@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 from oracle.compare import Tolerance
 from oracle.registry import get_metric
 
-from .protocol import Adapter, LibraryOutput
+from conformance.protocol import Adapter, LibraryOutput
 
 
 class FunctionAdapter(Adapter):

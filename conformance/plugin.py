@@ -55,9 +55,9 @@ class ConformanceItem(pytest.Item):
         self.adapter, self.unit, self.test, self.examples, self.strict = adapter, unit, test, examples, strict
 
     def runtest(self):
-        from .known import KnownIndex, load_known
-        from .properties import run_property
-        from .runner import run_case, run_known_entry
+        from conformance.engine.known import KnownIndex, load_known
+        from conformance.engine.properties import run_property
+        from conformance.engine.runner import run_case, run_known_entry
         a = self.adapter
         known = KnownIndex(a, load_known(a.name))
         if self.unit == "golden":
@@ -80,7 +80,7 @@ class ConformanceItem(pytest.Item):
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ConformanceFailure):
-            from .report import describe_record
+            from conformance.reports.writers import describe_record
             return "\n".join(describe_record(excinfo.value.record))
         return super().repr_failure(excinfo)
 
@@ -89,7 +89,7 @@ class ConformanceItem(pytest.Item):
 
 
 def _resolve(spec: str):
-    from .cli import resolve_adapter
+    from conformance.engine.resolve import resolve_adapter
     return resolve_adapter(spec)
 
 
@@ -97,9 +97,9 @@ def pytest_collection_modifyitems(session, config, items):
     specs = config.getoption("--metric-adapter")
     if not specs:
         return
-    from .cases import load_cases
-    from .known import load_known
-    from .properties import property_names
+    from conformance.engine.cases import load_cases
+    from conformance.engine.known import load_known
+    from conformance.engine.properties import property_names
     examples = config.getoption("--metric-examples")
     strict = config.getoption("--metric-strict")
     cases = load_cases()
@@ -132,8 +132,8 @@ def library_outputs(adapter, metrics=None) -> dict:
     """The adapter's outputs on every golden input it can run, as exact text
     (floats by repr, so any change of a last bit shows)."""
     from oracle.registry import get_metric
-    from .cases import load_cases
-    from .protocol import Skip, Unsupported
+    from conformance.engine.cases import load_cases
+    from conformance.protocol import Skip, Unsupported
     out: dict = {}
     for c in load_cases():
         if c.metric not in adapter.metrics() or (metrics and c.metric not in metrics):

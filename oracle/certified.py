@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 
 from .exact import (Add, Admissible, CertificationError, Composite, Exp, Expr, Log, Mul, Pow, Rat, Undefined,
-                    _iroot_newton, as_expr, exact_str, exp, is_rational, is_structured, power, product,
+                    _iroot_newton, as_expr, exact_json, exact_str, exp, is_rational, is_structured, power, product,
                     rational_value, total)
 
 __all__ = ["interval", "digits", "places", "to_float", "fraction_of", "round_fraction_sig",
@@ -378,6 +378,17 @@ class TermMean(Composite):
         _, P, lo, hi = got
         den = self.n << P
         return Fraction(lo, den) * self.factor, Fraction(hi, den) * self.factor
+
+
+
+def exact_texts(value) -> tuple[str, str]:
+    """(exact text, certified digits) of a value, as a report shows them: JSON for a
+    structured value (12 digits per leaf), 30 significant digits otherwise."""
+    import json
+    if is_structured(value):
+        return (json.dumps(exact_json(value), ensure_ascii=False),
+                json.dumps(digits_json(value, 12), ensure_ascii=False))
+    return exact_str(value), (digits(value, 30) if not isinstance(value, Undefined) else str(value))
 
 
 Expr._to_float = to_float

@@ -30,6 +30,21 @@ class InputError(ValueError):
         self.item = item
 
 
+# the values tried for a parametric knob by the explanation and divergence searches
+PARAMETRIC_TRIES = {
+    "int": ["1", "2", "3", "4", "5", "6"],
+    "rational": ["1/10", "1", "1/100", "1/1000", "5", "1/2", "0"],
+}
+
+
+def candidate_values(knob) -> list[str]:
+    """The values of ``knob`` a search tries: its choices, or its special values and
+    ``PARAMETRIC_TRIES`` for a parametric knob."""
+    if knob.kind == "enum":
+        return list(knob.choices)
+    return list(getattr(knob, "special", ())) + list(PARAMETRIC_TRIES.get(knob.kind, []))
+
+
 class Refused:
     """A setting under which the oracle refused the inputs (``compute_settings``
     gives it in that setting's place); ``message`` says why."""

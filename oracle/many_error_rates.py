@@ -6,7 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .conventions import Refused
-from .error_rates import _check_inputs, characters, counts_of, levenshtein, sclite_alignment, words
+from .error_rates import _check_inputs, characters, words
+from .alignment import counts_of, levenshtein, sclite_alignment
 from .exact import Undefined
 
 

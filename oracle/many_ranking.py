@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import ranking as RK
+from .ranking_inputs import _check_inputs
+from .ranking_query import (_add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _hit, _ideal_form,
+                            _precision, _profile, _r_precision, _recall, _rr, gain_of)
 from .conventions import InputError, Refused
 from .exact import Undefined, total
 
@@ -19,9 +21,9 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
     (duplicates, ties, threshold, gain mapping, ideal), per-query values summed per query
     category (in qrels, in run, has relevant) once, categories combined per query-set choice."""
     with_gains = metric in ("dcg", "ndcg")
-    per_query_fn = {"hit_rate": RK._hit, "reciprocal_rank": RK._rr, "precision_at_k": RK._precision,
-                    "recall_at_k": RK._recall, "r_precision": RK._r_precision,
-                    "average_precision": RK._ap}.get(metric)
+    per_query_fn = {"hit_rate": _hit, "reciprocal_rank": _rr, "precision_at_k": _precision,
+                    "recall_at_k": _recall, "r_precision": _r_precision,
+                    "average_precision": _ap}.get(metric)
     prepared: dict = {}
     grades: set = set()
     profile_cache: dict = {}
@@ -35,7 +37,7 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
         dup = s["duplicates"]
         if dup not in prepared:
             try:
-                prepared[dup] = RK._check_inputs(inputs, dup)
+                prepared[dup] = _check_inputs(inputs, dup)
             except InputError as e:
                 prepared[dup] = Refused(str(e))
             if not isinstance(prepared[dup], Refused):
@@ -46,7 +48,7 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
             continue
         qrels, run = prepared[dup]
         thr = int(s["threshold"])
-        gmap = tuple((g, RK.gain_of(g, s)) for g in sorted(grades)) if with_gains else ()
+        gmap = tuple((g, gain_of(g, s)) for g in sorted(grades)) if with_gains else ()
         pkey = (dup, s["ties"], thr, gmap, s.get("ideal") if metric == "ndcg" else None)
         vkey = pkey + (s.get("k"), s.get("precision_denominator"), s.get("ap_denominator"))
         agg = agg_cache.get(vkey)
@@ -68,7 +70,7 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
                     qkey = (q,) + (pkey if tied.get(q) else pkey[:1] + pkey[2:])
                     prof = query_profiles.get(qkey)
                     if prof is None:
-                        prof = query_profiles[qkey] = RK._profile(run.get(q), judged, s, with_gains)
+                        prof = query_profiles[qkey] = _profile(run.get(q), judged, s, with_gains)
                     profiles[q] = (q in qrels, q in run, has_rel, prof)
                 profile_cache[pkey] = profiles
             agg = {}
@@ -86,18 +88,18 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
                     if per_query_fn is not None:
                         contrib = per_query_fn(prof, s)
                     else:
-                        k = RK._cut(s["k"], prof.n)
-                        form = RK._dcg_form(prof, k)
+                        k = _cut(s["k"], prof.n)
+                        form = _dcg_form(prof, k)
                         if metric == "dcg":
                             contrib = ("dcg", form)
                         else:
-                            ideal = RK._ideal_form(prof.ideal, len(prof.ideal) if s["k"] == "none" else k)
+                            ideal = _ideal_form(prof.ideal, len(prof.ideal) if s["k"] == "none" else k)
                             contrib = (tuple(sorted(ideal.items())), form) if ideal else None
                     contrib_cache[ckey] = contrib
                 if per_query_fn is not None:
                     entry[1] += contrib
                 elif contrib is not None:
-                    RK._add_form(entry[1].setdefault(contrib[0], {}), contrib[1])
+                    _add_form(entry[1].setdefault(contrib[0], {}), contrib[1])
             agg_cache[vkey] = agg
         cats = tuple(sorted(cat for cat in agg if chosen(cat, s)))
         vc = value_cache.get((vkey, cats))
@@ -111,7 +113,7 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
             n += count
             if with_gains:
                 for key, form in val.items():
-                    RK._add_form(acc.setdefault(key, {}), form)
+                    _add_form(acc.setdefault(key, {}), form)
             else:
                 acc += val
         if n == 0:
@@ -119,9 +121,9 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
         elif not with_gains:
             out.append(acc / n)
         elif metric == "dcg":
-            out.append(RK._form_expr({b: c / n for b, c in acc.get("dcg", {}).items()}))
+            out.append(_form_expr({b: c / n for b, c in acc.get("dcg", {}).items()}))
         else:
-            terms = [RK._form_quotient({b: c / n for b, c in num.items() if c}, dict(key), RK._form_expr(dict(key)))
+            terms = [_form_quotient({b: c / n for b, c in num.items() if c}, dict(key), _form_expr(dict(key)))
                      for key, num in sorted(acc.items())]
             out.append(total(terms) if terms else Fraction(0))
         value_cache[(vkey, cats)] = out[-1]

@@ -18,7 +18,7 @@ def strict_records():
     examples per property, the count the known failures are recorded at), shared by the
     strict-mode and strict-referee tests."""
     from adapters import builtin_adapters
-    from conformance.runner import run_all
+    from conformance.engine.runner import run_all
     ready, _ = builtin_adapters()
     adapters = {a.name: a for a in ready}
     return run_all(adapters, {n: n for n in adapters}, examples=50, jobs=2)

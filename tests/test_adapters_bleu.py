@@ -8,14 +8,15 @@ from fractions import Fraction
 import pytest
 
 from adapters import BUILTIN, builtin_adapters, load_adapter
-from conformance.judge import judge  # noqa: E402
-from conformance.known import KnownIndex, load_known
+from conformance.engine.judge import judge  # noqa: E402
+from conformance.engine.known import KnownIndex, load_known
 from conformance.protocol import Configured, Skip, Unsupported
 from oracle.compare import compare
 from oracle.exact import Undefined, exact_str, parse_exact
 from oracle.certified import same_value
 from oracle.registry import get_metric
-from tests.adapter_helpers import configure as _configure, run as _run, known_file, is_invalid_entry, check_invalid_entry, defect_is_recorded  # noqa: E402
+from tests.adapter_helpers import (configure as _configure, run as _run, known_file, is_invalid_entry,
+                                   check_invalid_entry, defect_is_recorded)  # noqa: E402
 
 
 

@@ -10,13 +10,14 @@ pytest.importorskip("pycocoevalcap.cider.cider")
 
 from adapters import BUILTIN, load_adapter  # noqa: E402
 from adapters.pycocoevalcap import epsilon_bleu  # noqa: E402
-from conformance.known import KnownIndex, load_known  # noqa: E402
+from conformance.engine.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Skip, Unsupported  # noqa: E402
 from oracle.compare import compare  # noqa: E402
 from oracle.exact import Undefined, exact_str, parse_exact
 from oracle.certified import same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
-from tests.adapter_helpers import configure as _configure, run as _run, known_file, is_invalid_entry, check_invalid_entry, defect_is_recorded  # noqa: E402
+from tests.adapter_helpers import (configure as _configure, run as _run, known_file, is_invalid_entry,
+                                   check_invalid_entry, defect_is_recorded)  # noqa: E402
 
 
 

@@ -13,14 +13,15 @@ from math import log2
 import pytest
 
 from adapters import BUILTIN, load_adapter
-from conformance.judge import judge
-from conformance.known import KnownIndex, load_known
+from conformance.engine.judge import judge
+from conformance.engine.known import KnownIndex, load_known
 from conformance.protocol import Configured, Unsupported
 from oracle.compare import Tolerance, compare_value
 from oracle.exact import Undefined, exact_str
 from oracle.certified import to_float
 from oracle.registry import get_metric
-from tests.adapter_helpers import configure as _configure, run as _run, known_file, is_invalid_entry, check_invalid_entry, defect_is_recorded  # noqa: E402
+from tests.adapter_helpers import (configure as _configure, run as _run, known_file, is_invalid_entry,
+                                   check_invalid_entry, defect_is_recorded)  # noqa: E402
 
 
 
@@ -429,7 +430,7 @@ def test_engine_recognises_every_entry(request, name):
 def test_property_tests_find_the_recorded_defects_on_their_own(request, name, metric):
     """With an empty known-failure list the property finds a disagreement by itself and
     shrinks it; the recorded list recognises that minimal input."""
-    from conformance.properties import run_property
+    from conformance.engine.properties import run_property
 
     a = _adapter(request, name)
     r = run_property(a, metric, "oracle-equal", KnownIndex(a, []), examples=60)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 
-from conformance.known import _number  # NaN and infinities are stored as strings
+from conformance.engine.known import _number  # NaN and infinities are stored as strings
 import math
 import warnings
 
@@ -16,14 +16,14 @@ pytest.importorskip("seqeval")
 
 from adapters import BUILTIN, load_adapter  # noqa: E402
 from adapters.seqeval import library_entities  # noqa: E402
-from conformance.known import KnownIndex, load_known  # noqa: E402
+from conformance.engine.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402
 from oracle.conventions import InputError, _jsonable  # noqa: E402
 from oracle.exact import Undefined, exact_json, exact_str, parse_exact
 from oracle.certified import same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
-from oracle.tagging import SCHEMES, parse_tag, read_chunks  # noqa: E402
+from oracle.chunks import SCHEMES, parse_tag, read_chunks  # noqa: E402
 from tests.adapter_helpers import known_file, is_invalid_entry, check_invalid_entry, defect_is_recorded  # noqa: E402
 
 
@@ -387,7 +387,7 @@ def test_property_tests_find_the_recorded_defects_on_their_own(a, metric, prop, 
     it, and the expected classifier identifies that minimal input; the recorded list
     recognises it where the adapter's model of the defect predicts the library's value (a
     classifier alone does not make a finding known)."""
-    from conformance.properties import run_property
+    from conformance.engine.properties import run_property
 
     r = run_property(a, metric, prop, KnownIndex(a, []), 60)
     assert r.outcome in ("fail", "error"), r

@@ -6,8 +6,8 @@ import inspect
 import json
 
 from conformance.protocol import Skip  # noqa: E402
-from conformance.known import same_library_value  # noqa: E402
-from conformance.known import _number  # NaN and infinities are stored as strings
+from conformance.engine.known import same_library_value  # noqa: E402
+from conformance.engine.known import _number  # NaN and infinities are stored as strings
 import math
 
 import pytest
@@ -15,15 +15,16 @@ import pytest
 pytest.importorskip("sklearn")
 
 from adapters import BUILTIN, load_adapter  # noqa: E402
-from conformance.cases import parse_expected  # noqa: E402
-from conformance.judge import judge  # noqa: E402
-from conformance.known import KnownIndex, load_known  # noqa: E402
+from conformance.engine.cases import parse_expected  # noqa: E402
+from conformance.engine.judge import judge  # noqa: E402
+from conformance.engine.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402
 from oracle.exact import Undefined, exact_json, exact_str, is_structured
 from oracle.certified import same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
-from tests.adapter_helpers import configure as _configure, run as _run, known_file, is_invalid_entry, check_invalid_entry, defect_is_recorded  # noqa: E402
+from tests.adapter_helpers import (configure as _configure, run as _run, known_file, is_invalid_entry,
+                                   check_invalid_entry, defect_is_recorded)  # noqa: E402
 
 
 
@@ -370,7 +371,7 @@ def test_adjusted_balanced_accuracy_is_minus_infinity_below_a_perfect_single_cla
 def test_property_tests_find_the_recorded_defects_on_their_own(sk, metric, prop, examples):
     """With an empty known-failure list the property finds a disagreement by itself and
     shrinks it; the recorded list recognises that minimal input."""
-    from conformance.properties import _settings_for, run_property
+    from conformance.engine.properties import _settings_for, run_property
 
     r = run_property(sk, metric, prop, KnownIndex(sk, []), examples=examples)
     assert r.outcome in ("fail", "error"), r.message

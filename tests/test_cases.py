@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from conformance.cases import (CaseFileError, case_files, check_cases, load_cases, load_file, rederive,
-                               printed_matches)
+from conformance.engine.cases import (CaseFileError, case_files, check_cases, load_cases, load_file, rederive,
+                                      printed_matches)
 from oracle.exact import parse_exact
 
 

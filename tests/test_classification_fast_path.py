@@ -1,4 +1,4 @@
-"""Classification's NumPy counting (oracle/classification.py) agrees with the pair loop.
+"""Classification's NumPy counting (oracle/tally.py) agrees with the pair loop.
 
 ``tally`` counts with NumPy (``_int_codes``, ``_sorted_union``, ``_count_numpy``)
 from ``_NUMPY_MIN_SAMPLES`` samples on; below, and whenever a label is outside
@@ -17,7 +17,7 @@ from enum import IntEnum
 import numpy as np
 import pytest
 
-from oracle import classification
+from oracle import tally as classification
 from oracle.conventions import InputError
 from oracle.registry import get_metric
 

@@ -3,9 +3,9 @@ must be a recorded known failure, and every known failure must still fail."""
 import pytest
 
 from adapters import builtin_adapters
-from conformance.known import KnownIndex, load_known
-from conformance.properties import run_property
-from conformance.report import describe_record
+from conformance.engine.known import KnownIndex, load_known
+from conformance.engine.properties import run_property
+from conformance.reports.writers import describe_record
 
 REQUIRED = {"sacrebleu", "nltk"}   # installed by the `all` extra that CI installs
 

@@ -1,10 +1,10 @@
 """The engine finds document 003's classification mistakes by itself, in in-house functions."""
 import json
 
-from conformance import report as R
-from conformance.known import KnownIndex
-from conformance.properties import run_property
-from conformance.runner import run_all
+from conformance.reports import writers as R
+from conformance.engine.known import KnownIndex
+from conformance.engine.properties import run_property
+from conformance.engine.runner import run_all
 from tests.inhouse_classification import (confusion_matrix_by_pairs, confusion_matrix_fancy_index,
                                           per_class_accuracy_by_rows, per_class_accuracy_swapped)
 

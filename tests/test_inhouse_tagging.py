@@ -2,10 +2,10 @@
 is not the span-based entity F1 it declares, and names the knob that reproduces it."""
 from fractions import Fraction
 
-from conformance import report as R
-from conformance.known import KnownIndex
-from conformance.properties import run_property
-from conformance.runner import run_all
+from conformance.reports import writers as R
+from conformance.engine.known import KnownIndex
+from conformance.engine.properties import run_property
+from conformance.engine.runner import run_all
 from oracle.compare import compare
 from oracle.registry import get_metric
 from tests.inhouse_tagging import DECLARED, ekstrak_entitas, entity_f1_pooled_type_text

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.cases import load_file, rederive
-from conformance.strategies_multimodal import caption_inputs
+from conformance.engine.cases import load_file, rederive
+from conformance.strategies.multimodal import caption_inputs
 from oracle import ConventionError, InputError, compute
-from oracle.cider import CiderSum
+from oracle.cider_sum import CiderSum
 from oracle.certified import digits, interval, same_value
 from oracle.exact import exact_str, parse_exact
 
@@ -137,7 +137,7 @@ def test_compact_form_matches_its_expansion_and_certifies():
 @settings(deadline=None, max_examples=20)
 @given(caption_inputs(), st.data())
 def test_image_and_reference_order_do_not_matter(inputs, data):
-    from conformance.strategies_multimodal import permute_images_cider, permute_references_cider
+    from conformance.strategies.multimodal import permute_images_cider, permute_references_cider
     a = compute("cider_d", inputs).value
     b = compute("cider_d", permute_references_cider(permute_images_cider(inputs, data), data)).value
     assert digits(a, 40) == digits(b, 40)

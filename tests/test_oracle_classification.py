@@ -10,8 +10,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from conformance.cases import load_file, rederive
-from conformance.strategies_classification import classification_inputs
+from conformance.engine.cases import load_file, rederive
+from conformance.strategies.classification import classification_inputs
 from oracle import ConventionError, InputError, Undefined, compute, get_metric
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

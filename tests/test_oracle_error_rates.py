@@ -11,10 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.cases import load_file, rederive
-from conformance.strategies_speech import edited_tokens, transcript_pairs
+from conformance.engine.cases import load_file, rederive
+from conformance.strategies.speech import edited_tokens, transcript_pairs
 from oracle import Admissible, ConventionError, InputError, Undefined, compute, get_metric
+from oracle import alignment as A
 from oracle import error_rates as E
+from oracle.graphemes import graphemes
 from oracle.compare import Tolerance, compare_value
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -73,7 +75,7 @@ def brute_force(a, b, weights=(1, 1, 1)):
     weights = (substitution, deletion, insertion)."""
     best, found = None, set()
     for ops in all_alignments(a, b):
-        c = E.counts_of(ops)
+        c = A.counts_of(ops)
         cost = weights[0] * c[1] + weights[1] * c[2] + weights[2] * c[3]
         if best is None or cost < best:
             best, found = cost, {c}
@@ -91,8 +93,8 @@ def test_brute_force_enumerates_known_pair():
 @given(tokens, tokens)
 def test_admissible_set_equals_brute_force(a, b):
     d, found = brute_force(a, b)
-    assert E.levenshtein(a, b) == d
-    got = E.admissible_counts(a, b)
+    assert A.levenshtein(a, b) == d
+    got = A.admissible_counts(a, b)
     assert set(got) == found and len(got) == len(found)
     for h, s, dl, i in got:
         assert s + dl + i == d and h + s + dl == len(a) and h + s + i == len(b)
@@ -101,15 +103,15 @@ def test_admissible_set_equals_brute_force(a, b):
 @given(tokens, tokens)
 def test_every_tie_rule_is_a_minimum_cost_alignment(a, b):
     d, found = brute_force(a, b)
-    band = E.Band(a, b, d)
+    band = A.Band(a, b, d)
     for rule in ("prefer-substitution", "prefer-deletion-insertion", "diagonal-first", "rapidfuzz"):
-        ops = E.backtrace(band, rule)
+        ops = A.backtrace(band, rule)
         assert [x for _, x, _ in ops if x is not None] == a
         assert [y for _, _, y in ops if y is not None] == b
-        assert E.counts_of(ops) in found, rule
+        assert A.counts_of(ops) in found, rule
     counts = sorted(found, key=lambda c: c[3])
-    assert E.counts_of(E.backtrace(band, "prefer-substitution")) == counts[0]
-    assert E.counts_of(E.backtrace(band, "prefer-deletion-insertion")) == counts[-1]
+    assert A.counts_of(A.backtrace(band, "prefer-substitution")) == counts[0]
+    assert A.counts_of(A.backtrace(band, "prefer-deletion-insertion")) == counts[-1]
 
 
 @given(st.lists(st.tuples(tokens, tokens), min_size=1, max_size=3))
@@ -131,7 +133,7 @@ def test_corpus_admissible_set_is_the_sum_of_utterance_sets(pairs):
 
 @given(tokens, tokens)
 def test_bit_parallel_distance_equals_plain_dp(a, b):
-    assert E.levenshtein(a, b) == E.levenshtein_dp(a, b)
+    assert A.levenshtein(a, b) == A.levenshtein_dp(a, b)
 
 
 def test_bit_parallel_distance_on_long_sequences():
@@ -140,8 +142,8 @@ def test_bit_parallel_distance_on_long_sequences():
         a = [rnd.choice("abcdefgh") for _ in range(rnd.randint(60, 300))]
         b = [x for x in a if rnd.random() > 0.1]
         b = [rnd.choice("abcdefghij") if rnd.random() < 0.1 else x for x in b]
-        assert E.levenshtein(a, b) == E.levenshtein_dp(a, b)
-        assert E.levenshtein(b, a) == E.levenshtein_dp(b, a)
+        assert A.levenshtein(a, b) == A.levenshtein_dp(a, b)
+        assert A.levenshtein(b, a) == A.levenshtein_dp(b, a)
 
 
 @given(tokens)
@@ -155,12 +157,12 @@ def test_wer_of_a_text_with_itself_is_zero(a):
 @given(transcript_pairs(min_len=1))
 def test_corpus_wer_is_the_ratio_of_sums(inputs):
     res = compute("wer", inputs)
-    errs = sum(E.levenshtein_dp(r.split(), h.split()) for r, h in zip(inputs["references"], inputs["hypotheses"]))
+    errs = sum(A.levenshtein_dp(r.split(), h.split()) for r, h in zip(inputs["references"], inputs["hypotheses"]))
     n = sum(len(r.split()) for r in inputs["references"])
     assert res.value == Fraction(errs, n)
     assert (res.stats["errors"], res.stats["reference_length"]) == (errs, n)
     mean = compute("wer", inputs, {"aggregate": "mean"}).value
-    assert mean == sum((Fraction(E.levenshtein_dp(r.split(), h.split()), len(r.split()))
+    assert mean == sum((Fraction(A.levenshtein_dp(r.split(), h.split()), len(r.split()))
                         for r, h in zip(inputs["references"], inputs["hypotheses"])), Fraction(0)) / len(inputs["references"])
 
 
@@ -217,9 +219,9 @@ def weighted_dp_alignment(a, b):
 @given(tokens, tokens)
 def test_sclite_rule_equals_a_direct_weighted_dp(a, b):
     ops, weighted = weighted_dp_alignment(a, b)
-    assert E.sclite_alignment(a, b) == ops
+    assert A.sclite_alignment(a, b) == ops
     best, found = brute_force(a, b, weights=(4, 3, 3))
-    assert weighted == best and E.counts_of(ops) in found
+    assert weighted == best and A.counts_of(ops) in found
 
 
 def test_sclite_rule_on_long_sequences():
@@ -227,13 +229,13 @@ def test_sclite_rule_on_long_sequences():
     for _ in range(30):
         a = [rnd.choice("abcdef") for _ in range(rnd.randint(20, 80))]
         b = [rnd.choice("abcdefg") if rnd.random() < 0.2 else x for x in a if rnd.random() > 0.1]
-        assert E.sclite_alignment(a, b) == weighted_dp_alignment(a, b)[0]
+        assert A.sclite_alignment(a, b) == weighted_dp_alignment(a, b)[0]
 
 
 def test_sclite_can_count_more_errors_than_the_edit_distance():
     a, b = "a b c d e".split(), "x y z a b".split()
-    assert E.levenshtein(a, b) == 5
-    assert E.counts_of(E.sclite_alignment(a, b)) == (2, 0, 3, 3)
+    assert A.levenshtein(a, b) == 5
+    assert A.counts_of(A.sclite_alignment(a, b)) == (2, 0, 3, 3)
 
 
 # --------------------------------------------------------------- rapidfuzz
@@ -245,7 +247,7 @@ def test_rapidfuzz_rule_reproduces_rapidfuzz_editops():
     for _ in range(3000):
         a = [rnd.choice("abc") for _ in range(rnd.randint(0, 9))]
         b = [rnd.choice("abcd") for _ in range(rnd.randint(0, 9))]
-        ops = E.backtrace(E.Band(a, b, E.levenshtein(a, b)), "rapidfuzz")
+        ops = A.backtrace(A.Band(a, b, A.levenshtein(a, b)), "rapidfuzz")
         mine, i, j = [], 0, 0
         for kind, _, _ in ops:
             if kind != "C":
@@ -265,15 +267,15 @@ GRAPHEME_SAMPLES = ["cafe\u0301", "\U0001F469\u200d\U0001F4BB", "\U0001F1EE\U000
 @pytest.mark.parametrize("text", GRAPHEME_SAMPLES)
 def test_graphemes_agree_with_regex_X(text):
     regex = pytest.importorskip("regex")
-    assert E.graphemes(text) == regex.findall(r"\X", text)
+    assert graphemes(text) == regex.findall(r"\X", text)
 
 
 def test_grapheme_examples_by_hand():
-    assert E.graphemes("cafe\u0301") == ["c", "a", "f", "e\u0301"]
-    assert E.graphemes("\U0001F469\u200d\U0001F4BB") == ["\U0001F469\u200d\U0001F4BB"]
-    assert len(E.graphemes("\U0001F1EE\U0001F1E9\U0001F1EF\U0001F1F5\U0001F1EE")) == 3
-    assert E.graphemes("\u1112\u1161\u11ab") == ["\u1112\u1161\u11ab"]
-    assert E.graphemes("a\r\n") == ["a", "\r\n"]
+    assert graphemes("cafe\u0301") == ["c", "a", "f", "e\u0301"]
+    assert graphemes("\U0001F469\u200d\U0001F4BB") == ["\U0001F469\u200d\U0001F4BB"]
+    assert len(graphemes("\U0001F1EE\U0001F1E9\U0001F1EF\U0001F1F5\U0001F1EE")) == 3
+    assert graphemes("\u1112\u1161\u11ab") == ["\u1112\u1161\u11ab"]
+    assert graphemes("a\r\n") == ["a", "\r\n"]
 
 
 # ----------------------------------------------------------- preprocessing
@@ -401,7 +403,7 @@ def test_unknown_knob_value_is_a_convention_error():
 def test_strategy_edits_stay_within_the_rate(data):
     ref = data.draw(st.lists(st.sampled_from("abc"), min_size=1, max_size=8))
     hyp = data.draw(edited_tokens(ref, rate=Fraction(0)))
-    assert E.levenshtein(ref, hyp) <= 1  # rate 0: at most the one extra insertion
+    assert A.levenshtein(ref, hyp) <= 1  # rate 0: at most the one extra insertion
 
 
 GRAPHEME_POOL = ("a", "e", "\u0301", "\u200d", "\U0001F469", "\U0001F4BB", "\U0001F1EE", "\U0001F1E9", "\u1112",
@@ -412,4 +414,4 @@ GRAPHEME_POOL = ("a", "e", "\u0301", "\u200d", "\U0001F469", "\U0001F4BB", "\U00
 def test_graphemes_agree_with_regex_X_on_random_strings(pieces):
     regex = pytest.importorskip("regex")
     text = "".join(pieces)
-    assert E.graphemes(text) == regex.findall(r"\X", text)
+    assert graphemes(text) == regex.findall(r"\X", text)

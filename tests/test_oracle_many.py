@@ -12,8 +12,8 @@ from hypothesis import given, settings as hsettings
 
 from conformance import formats as F
 from conformance.audit.space import knob_space
-from conformance.strategies_ranking import ranking_inputs
-from conformance.strategies_speech import transcript_pairs
+from conformance.strategies.ranking import ranking_inputs
+from conformance.strategies.speech import transcript_pairs
 from oracle.bleu import BLEU, bleu_from_stats
 from oracle.certified import TermMean, _term_expr, interval, same_value
 from oracle.conventions import ConventionError, InputError

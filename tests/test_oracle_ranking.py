@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.cases import load_file, rederive
-from conformance.strategies_ranking import COMMON_KNOBS, METRIC_KNOBS, ranking_inputs
+from conformance.engine.cases import load_file, rederive
+from conformance.strategies.ranking import COMMON_KNOBS, METRIC_KNOBS, ranking_inputs
 from oracle import ConventionError, InputError, Undefined, compute, get_metric
 from oracle.certified import digits
 from oracle.exact import exact_str, parse_exact
@@ -255,7 +255,7 @@ def test_values_lie_in_unit_interval(inputs, metric, common, extra):
        st.sampled_from(["judged", "retrieved"]))
 def test_ideal_ranking_scores_one(inputs, gain, k, ideal):
     s = get_metric("ndcg").settings({"gain": gain, "k": k, "ideal": ideal})
-    from oracle.ranking import gain_of
+    from oracle.ranking_query import gain_of
     for q, judged in inputs["qrels"].items():
         good = sorted((d for d in judged if gain_of(judged[d], s) > 0), key=lambda d: -judged[d])
         if not good:

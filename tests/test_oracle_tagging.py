@@ -19,11 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.cases import load_file, rederive
-from conformance import strategies_tagging as ST
+from conformance.engine.cases import load_file, rederive
+from conformance.strategies import tagging as ST
 from oracle import ConventionError, InputError, Undefined, compute, get_metric
 from oracle.certified import places, same_value
-from oracle.tagging import SCHEMES, parse_tag, read_chunks
+from oracle.chunks import SCHEMES, parse_tag, read_chunks
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = load_file(GOLDEN / "topics" / "tagging.json") + [

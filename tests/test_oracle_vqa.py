@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.cases import load_file, rederive
-from conformance.strategies_multimodal import vqa_items
+from conformance.engine.cases import load_file, rederive
+from conformance.strategies.multimodal import vqa_items
 from oracle import ConventionError, InputError, compute, get_metric
 from oracle.certified import places
 from oracle.vqa import process_answer, process_punctuation

@@ -2,7 +2,7 @@
 
 - ``compute_many`` (inputs checked once, rankings and query profiles shared)
   equals one ``compute`` per measure;
-- the no-ties shortcuts (``oracle.ranking._SHORTCUTS``: ranks by bisection,
+- the no-ties shortcuts (``oracle.ranking_query._SHORTCUTS``: ranks by bisection,
   AP over one common denominator, RR and H_K from the relevant ranks) equal the
   tie-group code they skip;
 - a run read from a file keeps the floats of its scores (``ScoreTexts``) only
@@ -21,9 +21,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.strategies_ranking import COMMON_KNOBS, METRIC_KNOBS, ranking_inputs
+from conformance.strategies.ranking import COMMON_KNOBS, METRIC_KNOBS, ranking_inputs
 from oracle import InputError, get_metric
 from oracle import ranking as R
+from oracle import ranking_query as Q
 from oracle.gcpause import paused_gc
 from oracle.trec import ScoreTexts, read_run, write_run
 
@@ -44,12 +45,12 @@ def _key(result):
 
 
 def _general(metric, inputs, conv, monkeypatch=None):
-    old = R._SHORTCUTS
-    R._SHORTCUTS = False
+    old = Q._SHORTCUTS
+    Q._SHORTCUTS = False
     try:
         return get_metric(metric).compute(inputs, conv)
     finally:
-        R._SHORTCUTS = old
+        Q._SHORTCUTS = old
 
 
 @settings(deadline=None, max_examples=150)
@@ -223,7 +224,7 @@ def _reference_form(pairs) -> dict:
     """{b: sum of c / e over (rank, c) with rank + 1 = b**e}: the DCG form as first written."""
     acc: dict = {}
     for rank, c in pairs:
-        b, e = R._base_exp(rank + 1)
+        b, e = Q._base_exp(rank + 1)
         acc[b] = acc.get(b, Fraction(0)) + c / e
     return {b: c for b, c in acc.items() if c}
 
@@ -243,7 +244,7 @@ coefficients = st.one_of(st.sampled_from([Fraction(0), Fraction(1), Fraction(-1)
 @given(st.dictionaries(st.integers(2, 300), coefficients, max_size=8))
 def test_form_expr_builds_the_closed_form_of_its_definition(form):
     from oracle.exact import exact_str
-    got, want = R._form_expr(form), _reference_expr(form)
+    got, want = Q._form_expr(form), _reference_expr(form)
     assert got == want and exact_str(got) == exact_str(want) and type(got) is type(want)
 
 
@@ -252,13 +253,13 @@ def test_form_expr_builds_the_closed_form_of_its_definition(form):
 def test_discounted_sums_equal_their_definition(pairs):
     acc: dict = {}
     for rank, c in pairs:
-        R._add_discounted(acc, rank, c)
+        Q._add_discounted(acc, rank, c)
     assert {b: c for b, c in acc.items() if c} == _reference_form(pairs)
     assert all(type(c) is Fraction for c in acc.values())
     ideal = tuple(sorted((c for _, c in pairs if c > 0), reverse=True))
     for k in (1, 3, 10, 1000):
-        assert R._ideal_form(ideal, k) == _reference_form(enumerate(ideal[:k], start=1))
+        assert Q._ideal_form(ideal, k) == _reference_form(enumerate(ideal[:k], start=1))
     merged: dict = {}
-    R._add_form(merged, _reference_form(pairs))
-    R._add_form(merged, _reference_form(pairs), Fraction(-1, 3))
+    Q._add_form(merged, _reference_form(pairs))
+    Q._add_form(merged, _reference_form(pairs), Fraction(-1, 3))
     assert {b: c for b, c in merged.items() if c} == {b: c * Fraction(2, 3) for b, c in _reference_form(pairs).items()}

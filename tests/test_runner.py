@@ -1,10 +1,10 @@
 """The engine finds defects by itself: property templates against in-house functions."""
 import json
 
-from conformance.known import KnownIndex
-from conformance.properties import property_names, run_property
-from conformance.runner import run_all
-from conformance import report as R
+from conformance.engine.known import KnownIndex
+from conformance.engine.properties import property_names, run_property
+from conformance.engine.runner import run_all
+from conformance.reports import writers as R
 from tests.inhouse_text import bleu2_without_clipping, document_bleu2
 
 

@@ -2,8 +2,8 @@
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from conformance.explain import candidate_values
-from conformance.plans import plan_for
+from conformance.engine.explain import candidate_values
+from conformance.engine.plans import plan_for
 from oracle.conventions import ConventionError, InputError
 from oracle.certified import same_value
 from oracle.registry import get_metric, metric_names

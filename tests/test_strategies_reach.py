@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, find, settings as hsettings, strategies as st
 from hypothesis.errors import NoSuchExample
 
-from conformance.divergence import _differs, _value
-from conformance.explain import candidate_values
-from conformance.plans import plan_for
+from conformance.engine.divergence import _differs, _value
+from conformance.engine.explain import candidate_values
+from conformance.engine.plans import plan_for
 from oracle.conventions import ConventionError
 from oracle.registry import get_metric, metric_names
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from adapters import load_adapter
-from conformance.divergence import divergent_knobs
-from conformance.judge import judge_case
-from conformance.known import KnownFailure, KnownIndex, load_known
-from conformance.properties import run_property
+from conformance.engine.divergence import divergent_knobs
+from conformance.engine.judge import judge_case
+from conformance.engine.known import KnownFailure, KnownIndex, load_known
+from conformance.engine.properties import run_property
 from oracle.registry import get_metric
 
 from tests import inhouse_referee as H

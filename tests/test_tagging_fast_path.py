@@ -19,10 +19,10 @@ import random
 
 import pytest
 
-from oracle import tagging
+from oracle import chunks as tagging
 from oracle.conventions import InputError
 from oracle.registry import get_metric
-from oracle.tagging import SCHEMES, extract_entities
+from oracle.chunks import SCHEMES, extract_entities
 
 FORMATS = ("prefix-type", "type-prefix")
 METRICS = ("entity_f1", "entity_precision", "entity_recall", "entity_report", "token_accuracy")

@@ -69,11 +69,11 @@ convention that cannot be read (a one-line message naming it).
 """
 from __future__ import annotations
 
-from .claims import ALIASES, Claim, Figure, parse_claim, parse_figure, read_claims, resolve_metric
-from .judge import VERDICTS, Audit, Row, audit, audit_claims
-from .render import main, render
-from .signatures import ClaimError, parse_sacrebleu, parse_trec_eval
-from .space import SPACES, knob_space
+from conformance.audit.claims import ALIASES, Claim, Figure, parse_claim, parse_figure, read_claims, resolve_metric
+from conformance.audit.judge import VERDICTS, Audit, Row, audit, audit_claims
+from conformance.audit.render import main, render
+from conformance.audit.signatures import ClaimError, parse_sacrebleu, parse_trec_eval
+from conformance.audit.space import SPACES, knob_space
 
 __all__ = ["Figure", "Claim", "ClaimError", "Row", "Audit", "parse_figure", "resolve_metric", "parse_sacrebleu",
            "parse_trec_eval", "parse_claim", "read_claims", "audit", "audit_claims", "render", "main", "SPACES",

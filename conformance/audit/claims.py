@@ -13,8 +13,8 @@ from pathlib import Path
 from oracle.conventions import ConventionError, InputError, nearest
 from oracle.registry import get_metric, metric_names
 
-from ..formats import FILE_KEYS, FORMAT_METRICS, FORMATS, OPTION_KEYS, guess_format, load_inputs
-from .signatures import ClaimError, parse_sacrebleu, parse_trec_eval
+from conformance.formats import FILE_KEYS, FORMAT_METRICS, FORMATS, OPTION_KEYS, guess_format, load_inputs
+from conformance.audit.signatures import ClaimError, parse_sacrebleu, parse_trec_eval
 
 # ------------------------------------------------------------------ figures
 
@@ -185,7 +185,7 @@ def _scale(figure: Figure, metric: str, given: str | None) -> int:
 
 
 def _load_case(ref: str, base: Path):
-    from ..cases import load_file
+    from conformance.engine.cases import load_file
     if "#" not in ref:
         raise ClaimError(f"case={ref}: expected FILE.json#ID")
     fname, cid = ref.split("#", 1)

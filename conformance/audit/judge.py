@@ -13,9 +13,9 @@ from oracle.exact import Admissible, CertificationError, Rat, Undefined, exact_s
 from oracle.many import compute_settings
 from oracle.registry import get_metric
 
-from .claims import Claim
-from .signatures import ClaimError
-from .space import SENTENCE_MEAN_CC_LIMIT, SPACES, knob_space
+from conformance.audit.claims import Claim
+from conformance.audit.signatures import ClaimError
+from conformance.audit.space import SENTENCE_MEAN_CC_LIMIT, SPACES, knob_space
 
 VERDICTS = ("consistent", "consistent only under undeclared settings", "inconsistent")
 

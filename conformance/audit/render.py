@@ -8,9 +8,9 @@ from pathlib import Path
 from oracle.conventions import Refused
 from oracle.exact import CertificationError
 
-from .claims import parse_claim, read_claims
-from .judge import VERDICTS, Audit, _frac, audit_claims
-from .signatures import ClaimError
+from conformance.audit.claims import parse_claim, read_claims
+from conformance.audit.judge import VERDICTS, Audit, _frac, audit_claims
+from conformance.audit.signatures import ClaimError
 
 # ------------------------------------------------------------------ rendering
 

@@ -7,7 +7,7 @@ import itertools
 from oracle.conventions import ConventionError
 from oracle.registry import get_metric
 
-from .signatures import ClaimError
+from conformance.audit.signatures import ClaimError
 
 # ------------------------------------------------------------------ the space
 

@@ -14,8 +14,10 @@ from oracle.exact import Undefined, exact_json, exact_str, is_structured
 from oracle.certified import digits, digits_json, same_value
 from oracle.registry import get_metric
 
-from .explain import describe, explain, explanation
-from .protocol import PRESENTATION_KNOBS, Configured, Skip, Unsupported
+from conformance.reports.records import shorten
+from oracle.certified import exact_texts
+from conformance.engine.explain import describe, explain, explanation
+from conformance.protocol import PRESENTATION_KNOBS, Configured, Skip, Unsupported
 
 
 @dataclass
@@ -119,7 +121,7 @@ def proven_explanation(adapter, metric: str, settings: Mapping, inputs: Mapping,
     """(proven candidates, explanation text): the knob settings (and arithmetic) that
     reproduce the library on this input, kept only if they also hold on neighbouring
     inputs (``prove``); for a structure with no whole explanation, the leaves one by one."""
-    from .explain import explain_leaves, prove
+    from conformance.engine.explain import explain_leaves, prove
     if result is None:
         result = get_metric(metric).compute(inputs, settings)
     found = explain(metric, settings, inputs, library_value, tol)
@@ -142,13 +144,6 @@ def proven_explanation(adapter, metric: str, settings: Mapping, inputs: Mapping,
 UNRELATED_CRASHES = (IndexError, KeyError, AttributeError, ZeroDivisionError, UnboundLocalError, NameError,
                      RecursionError, FloatingPointError, OverflowError, SystemError, MemoryError,
                      NotImplementedError)
-
-
-def _exact_text(value) -> tuple[str, str]:
-    if is_structured(value):
-        return (json.dumps(exact_json(value), ensure_ascii=False),
-                json.dumps(digits_json(value, 12), ensure_ascii=False))
-    return exact_str(value), (digits(value, 30) if not isinstance(value, Undefined) else str(value))
 
 
 def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refusal: str) -> Verdict:
@@ -239,16 +234,12 @@ def judge_case(adapter, metric: str, settings: Mapping, inputs: Mapping, explain
                        + ", ".join(f"{k}={b}" for k, (a, b) in substituted.items())
                        + f") the spec refuses this input: {v.message}", oracle_result=case_result)
     v.run_settings, v.converted, v.immaterial, v.material = run, converted, immaterial, material
-    v.case_exact = _exact_text(case_result.value)[0]
+    v.case_exact = exact_texts(case_result.value)[0]
     if material and v.status == "agree":
         v.status = "divergence"
         v.explanation = ("the library does what its profile says, and on this input its setting "
                          + ", ".join(f"{k}={b}" for k, (a, b) in material.items())
-                         + " gives " + _short(v.exact) + " where the case's "
+                         + " gives " + shorten(v.exact) + " where the case's "
                          + ", ".join(f"{k}={a}" for k, (a, b) in material.items())
-                         + " gives " + _short(v.case_exact))
+                         + " gives " + shorten(v.case_exact))
     return v
-
-
-def _short(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[:n - 3] + "..."

@@ -208,6 +208,6 @@ def identity(name: str):
     if name in ("hit_rate", "reciprocal_rank"):
         return lambda inputs, s: _ideal_inputs(inputs, lambda g: g >= int(s.get("threshold", "1")))
     if name == "ndcg":
-        from oracle.ranking import gain_of
+        from oracle.ranking_query import gain_of
         return lambda inputs, s: _ideal_inputs(inputs, lambda g: gain_of(g, s) > 0)
     return None

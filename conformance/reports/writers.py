@@ -20,8 +20,8 @@ from pathlib import Path
 
 from oracle.conventions import ORACLE_VERSION
 
-from .protocol import OUTCOMES
-from .records import Record
+from conformance.protocol import OUTCOMES
+from conformance.reports.records import Record
 
 FORMAT = "metric-conformance-report"
 FORMAT_VERSION = 1

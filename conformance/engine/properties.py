@@ -28,13 +28,14 @@ from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
-from .explain import explanation, reproduces
-from .invalid import kinds as invalid_kinds, mutate
-from .judge import UNRELATED_CRASHES, _exact_text, judge, proven_explanation
-from .known import _MISSING
-from .plans import plan_for
-from .protocol import Skip, Unsupported
-from .records import Record, reproduce_command
+from conformance.engine.explain import explanation, reproduces
+from conformance.engine.invalid import kinds as invalid_kinds, mutate
+from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
+from oracle.certified import exact_texts
+from conformance.engine.known import _MISSING
+from conformance.engine.plans import plan_for
+from conformance.protocol import Skip, Unsupported
+from conformance.reports.records import Record, reproduce_command
 
 
 class Finding(Exception):
@@ -243,7 +244,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 value3, err3 = _call(adapter, configured, new_inputs)
                 if err3 or not compare_value(value3, expected, tol).agrees:
                     known_or_raise(new_inputs, {"library_value": value3 if not err3 else f"raised {err3}",
-                                                "exact": _exact_text(expected)[0],
+                                                "exact": exact_texts(expected)[0],
                                                 "message": f"a hypothesis equal to its reference scores {value3!r}, "
                                                            f"not {expected}", "outcome": "fail"})
         except Skip:

@@ -1,8 +1,8 @@
 """Compare a run with a stored report: what changed since then."""
 from __future__ import annotations
 
-from .records import Record
-from .report import read_jsonl
+from conformance.reports.records import Record
+from conformance.reports.writers import read_jsonl
 
 
 def changes_since(path, records: list[Record]) -> list[str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-KNOWN_DIR = Path(__file__).resolve().parent.parent / "adapters" / "known_failures"
+KNOWN_DIR = Path(__file__).resolve().parents[2] / "adapters" / "known_failures"
 _override: Path | None = None
 
 
@@ -196,7 +196,7 @@ class KnownIndex:
 
     def library_value(self, metric: str, settings: Mapping, inputs: Mapping):
         """The library's value on ``inputs`` (or 'raised T: ...'); _MISSING if it cannot run."""
-        from .protocol import Skip, Unsupported
+        from conformance.protocol import Skip, Unsupported
         try:
             configured = self.adapter.configure(metric, settings)
         except Exception:

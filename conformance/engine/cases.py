@@ -20,7 +20,7 @@ from oracle.exact import Undefined, parse_exact
 from oracle.certified import places, same_value
 from oracle.registry import get_metric
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 SCHEMA = GOLDEN / "schema" / "case-file.schema.json"
 TAGS = GOLDEN / "tags.json"
 

@@ -13,13 +13,13 @@ from typing import Callable, Iterable
 from oracle.conventions import ConventionError
 from oracle.registry import get_metric
 
-from .cases import Case, load_cases
-from .judge import judge_case
-from .divergence import divergent_knobs, run_divergences
-from .known import KnownIndex, load_known
-from .plans import plan_for
-from .properties import property_names, run_property
-from .records import Record, reproduce_command
+from conformance.engine.cases import Case, load_cases
+from conformance.engine.judge import judge_case
+from conformance.engine.divergence import divergent_knobs, run_divergences
+from conformance.engine.known import KnownIndex, load_known
+from conformance.engine.plans import plan_for
+from conformance.engine.properties import property_names, run_property
+from conformance.reports.records import Record, reproduce_command
 
 
 def _non_default(metric: str, settings: dict) -> dict:
@@ -135,7 +135,7 @@ def run_known_entry(adapter, entry) -> Record:
 
 
 def _same_exact(a: str, b: str) -> bool:
-    from .cases import parse_expected
+    from conformance.engine.cases import parse_expected
     from oracle.certified import same_value
     try:
         return same_value(parse_expected(a), parse_expected(b))
@@ -185,7 +185,7 @@ _ADAPTERS: dict = {}
 
 
 def _init_worker(specs: dict):
-    from .cli import resolve_adapter
+    from conformance.engine.resolve import resolve_adapter
     _ADAPTERS.clear()
     for name, spec in specs.items():
         _ADAPTERS[name] = resolve_adapter(spec)

@@ -21,10 +21,11 @@ from oracle.conventions import ConventionError, InputError
 from oracle.certified import same_value
 from oracle.registry import get_metric
 
-from .judge import _exact_text, _short
-from .plans import plan_for
-from .protocol import PRESENTATION_KNOBS, Skip, Unsupported
-from .records import Record, reproduce_command
+from conformance.reports.records import shorten
+from oracle.certified import exact_texts
+from conformance.engine.plans import plan_for
+from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
+from conformance.reports.records import Record, reproduce_command
 
 
 def divergent_knobs(adapter, metric: str) -> list[tuple[str, str, str]]:
@@ -51,7 +52,7 @@ def _differs(a, b) -> bool:
 
 
 def _text(v) -> str:
-    return f"error({v[1]})" if isinstance(v, tuple) else _exact_text(v)[0]
+    return f"error({v[1]})" if isinstance(v, tuple) else exact_texts(v)[0]
 
 
 def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strategy_settings: dict | None = None,
@@ -127,7 +128,7 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     ours, theirs = _value(metric, x, prof), _value(metric, x, canon)
     r.exact, r.case_exact = _text(ours), _text(theirs)
     if not isinstance(ours, tuple):
-        r.digits = _exact_text(ours)[1]
+        r.digits = exact_texts(ours)[1]
     r.reproduce = reproduce_command(adapter.name, metric, r.conventions, x)
     configured = adapter.configure(metric, prof)
     if isinstance(configured, Unsupported):
@@ -144,7 +145,7 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     tol = adapter.tolerance(metric)
     if _agrees(value, ours, tol):
         r.explanation = (f"the library does what its profile says ({knob}={library}): "
-                         f"{_short(r.exact)} here, where the canonical {knob}={canonical} gives {_short(r.case_exact)}")
+                         f"{shorten(r.exact)} here, where the canonical {knob}={canonical} gives {shorten(r.case_exact)}")
         return r
     kf = known.recognise(metric, prof, x, None, library_value=value)
     if kf:
@@ -158,7 +159,7 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     else:
         r.outcome = "fail"
         r.explanation = (f"on this input the library gives neither the value of its profile's {knob}={library} "
-                         f"({_short(r.exact)}) nor the canonical one ({_short(r.case_exact)})")
+                         f"({shorten(r.exact)}) nor the canonical one ({shorten(r.case_exact)})")
     return r
 
 
@@ -181,7 +182,7 @@ def _follower(adapter, metric: str, prof: dict):
 def _settable_alternatives(adapter, metric: str, prof: dict, knob: str):
     """(knob, value) pairs the library can be set to, other than its profile's, for the
     knobs it offers (parametric ones at their usual special values)."""
-    from .explain import candidate_values
+    from oracle.conventions import candidate_values
     m = get_metric(metric)
     caps = adapter.capabilities.get(metric, {})
     # first the library's other non-canonical knobs at their canonical values (two knobs

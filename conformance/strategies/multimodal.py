@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from .strategies import PLAIN_WORDS, edited, token_lists
+from conformance.strategies import PLAIN_WORDS, edited, token_lists
 
 VQA_ANSWERS = ("2", "two", "Two.", "yes", "Yes", "no", "a dog", "dog", "the dog", "t-shirt", "t shirt", "3,000",
                "3000", "red", "red!", "")

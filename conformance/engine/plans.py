@@ -10,7 +10,7 @@ from typing import Callable, Mapping
 
 from hypothesis import strategies as st
 
-from . import strategies as S
+from conformance import strategies as S
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ PLANS: dict[str, Plan] = {
 }
 
 
-from . import strategies_classification as SC  # noqa: E402
+from conformance.strategies import classification as SC  # noqa: E402
 
 PLANS.update({name: Plan(name, SC.for_settings, upper=SC.upper(name), invariances=SC.invariances(name),
                          identity=SC.perfect_prediction(name)) for name in SC.METRICS})
@@ -111,25 +111,25 @@ PLANS["balanced_accuracy"] = Plan(
     invariances=SC.invariances("balanced_accuracy"), identity=SC.perfect_prediction("balanced_accuracy"))
 
 
-from . import strategies_tagging as ST  # noqa: E402
+from conformance.strategies import tagging as ST  # noqa: E402
 
 PLANS.update({name: Plan(name, ST.for_settings, upper=ST.upper(name), invariances=ST.invariances(name),
                          identity=ST.perfect_prediction(name)) for name in ST.METRICS})
 
 
-from . import strategies_ranking as SR  # noqa: E402
+from conformance.strategies import ranking as SR  # noqa: E402
 
 PLANS.update({name: Plan(name, SR.for_settings, upper=SR.upper(name), lower=SR.lower(name),
                          invariances=SR.invariances(name), identity=SR.identity(name)) for name in SR.METRICS})
 
 
-from . import strategies_speech as SS  # noqa: E402
+from conformance.strategies import speech as SS  # noqa: E402
 
 PLANS.update({name: Plan(name, SS.for_settings, upper=SS.upper(name), invariances=SS.invariances(name),
                          identity=SS.identity(name)) for name in SS.METRICS})
 
 
-from . import strategies_multimodal as SM  # noqa: E402
+from conformance.strategies import multimodal as SM  # noqa: E402
 
 PLANS.update({
     "vqa_accuracy": Plan("vqa_accuracy", lambda s: SM.vqa_items(),

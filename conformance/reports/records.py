@@ -69,3 +69,8 @@ def reproduce_command(adapter: str, metric: str, conventions: dict, inputs: dict
     if conventions:
         parts += ["--conventions", shlex.quote(json.dumps(conventions, separators=(",", ":")))]
     return " ".join(parts)
+
+
+def shorten(text: str, n: int = 80) -> str:
+    """``text`` cut to ``n`` characters with an ellipsis."""
+    return text if len(text) <= n else text[:n - 3] + "..."

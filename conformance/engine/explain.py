@@ -13,26 +13,14 @@ from fractions import Fraction
 from typing import Mapping
 
 from oracle.compare import Tolerance, compare_value
-from oracle.conventions import ConventionError, InputError
+from oracle.conventions import ConventionError, InputError, candidate_values
 from oracle.registry import get_metric
-
-# extra values tried for parametric knobs
-PARAMETRIC_TRIES = {
-    "int": ["1", "2", "3", "4", "5", "6"],
-    "rational": ["1/10", "1", "1/100", "1/1000", "5", "1/2", "0"],
-}
 
 # Arithmetic a library may apply on top of a knob setting: the key of a candidate
 # ({"smoothing": "exp", ARITHMETIC: "float32"}) naming the transformation of the
 # oracle's exact value that reproduces the library.
 ARITHMETIC = "@arithmetic"
 FINGERPRINTS = ("float32", "percent", "fraction")
-
-
-def candidate_values(knob) -> list[str]:
-    if knob.kind == "enum":
-        return list(knob.choices)
-    return list(getattr(knob, "special", ())) + list(PARAMETRIC_TRIES.get(knob.kind, []))
 
 
 def _float32_agrees(library_value, exact) -> bool:
@@ -200,7 +188,7 @@ def neighbours(metric: str, settings: Mapping, count: int) -> list[dict]:
     """Deterministic generated inputs of ``metric`` (the property strategies under
     ``settings``) that the oracle accepts: the family an explanation must hold on."""
     from hypothesis import HealthCheck, given, settings as hsettings
-    from .plans import plan_for
+    from conformance.engine.plans import plan_for
     plan = plan_for(metric)
     if plan is None:
         return []
@@ -232,8 +220,8 @@ def prove(adapter, metric: str, settings: Mapping, inputs: Mapping, candidates: 
     Returns (proven candidates, rejections [{candidate, input, library, exact}], number of
     neighbours tested). A candidate survives only if it reproduces the library on every
     neighbour tested."""
-    from .divergence import separating_input
-    from .protocol import Skip, Unsupported
+    from conformance.engine.divergence import separating_input
+    from conformance.protocol import Skip, Unsupported
     if not candidates:
         return [], [], 0
     m = get_metric(metric)

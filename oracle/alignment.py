@@ -1,0 +1,333 @@
+"""Word and character alignment for the error rates: Levenshtein distance (a banded
+dynamic program with common prefixes and suffixes stripped), the admissible
+(S, D, I) counts of every minimum-cost alignment, the alignment each tie rule
+picks, and sclite's weighted alignment (definitions and sources in
+``oracle.error_rates``'s docstring)."""
+from __future__ import annotations
+
+
+# ------------------------------------------------------------ edit distance
+
+def levenshtein_dp(a, b) -> int:
+    """Levenshtein distance by the plain dynamic program (Wagner and Fischer 1974):
+    D[i][j] = min(D[i-1][j-1] + [a_i != b_j], D[i-1][j] + 1, D[i][j-1] + 1)."""
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j - 1] + (x != y), prev[j] + 1, cur[j - 1] + 1))
+        prev = cur
+    return prev[-1]
+
+
+def _common_affix(a, b) -> tuple[int, int]:
+    n = min(len(a), len(b))
+    p = 0
+    while p < n and a[p] == b[p]:
+        p += 1
+    s = 0
+    while s < n - p and a[-1 - s] == b[-1 - s]:
+        s += 1
+    return p, s
+
+
+def levenshtein(a, b) -> int:
+    """Levenshtein distance, bit-parallel (Myers 1999; Hyyrö 2003 formulation as in
+    rapidfuzz): one column of vertical deltas packed in a Python int, updated per
+    token of ``b``; the common prefix and suffix are removed first."""
+    if a == b:
+        return 0
+    p, s = _common_affix(a, b)
+    if p or s:
+        a = a[p:len(a) - s]
+        b = b[p:len(b) - s]
+    if len(a) < len(b):
+        a, b = b, a
+    n = len(a)
+    if not b:
+        return n
+    peq: dict = {}
+    bit = 1
+    for t in a:
+        peq[t] = peq.get(t, 0) | bit
+        bit <<= 1
+    full = bit - 1
+    last = bit >> 1
+    vp, vn, dist = full, 0, n
+    get = peq.get
+    for t in b:
+        x = get(t, 0) | vn
+        d0 = (((x & vp) + vp) ^ vp) | x
+        hp = vn | ~(d0 | vp)
+        hn = vp & d0
+        if hp & last:
+            dist += 1
+        elif hn & last:
+            dist -= 1
+        hp = (hp << 1) | 1
+        vp = ((hn << 1) | ~(d0 | hp)) & full
+        vn = hp & d0
+    return dist
+
+
+# --------------------------------------------------- admissible alignments
+
+class Band:
+    """The DP restricted to the diagonals k = j - i that minimum-cost paths can use
+    (|k| + |(m - n) - k| <= d): the cost D and the set of insertion counts (an int
+    bit set) of the minimum-cost alignments of each prefix pair."""
+
+    __slots__ = ("a", "b", "d", "kmin", "width", "cost", "sets", "inf")
+
+    def __init__(self, a, b, d: int):
+        self.a, self.b, self.d = a, b, d
+        n, m = len(a), len(b)
+        delta = m - n
+        kmin = -((d - delta) // 2)
+        width = (delta + d) // 2 - kmin + 1
+        inf = n + m + 2
+        self.kmin, self.width, self.inf = kmin, width, inf
+        row_c = [inf] * width
+        row_s = [0] * width
+        for t in range(max(0, -kmin), min(width, m - kmin + 1)):
+            row_c[t] = kmin + t
+            row_s[t] = 1 << (kmin + t)
+        cost, sets = [row_c], [row_s]
+        for i in range(1, n + 1):
+            pc, ps = row_c, row_s
+            row_c = [inf] * width
+            row_s = [0] * width
+            x = a[i - 1]
+            base = i + kmin
+            t0 = max(0, -base)
+            t1 = min(width, m - base + 1)
+            for t in range(t0, t1):
+                j = base + t
+                if j == 0:
+                    row_c[t] = i
+                    row_s[t] = 1
+                    continue
+                c = pc[t] + (x != b[j - 1])
+                st = ps[t]
+                if t + 1 < width:
+                    u = pc[t + 1] + 1
+                    if u < c:
+                        c, st = u, ps[t + 1]
+                    elif u == c:
+                        st |= ps[t + 1]
+                if t > t0:
+                    v = row_c[t - 1] + 1
+                    if v < c:
+                        c, st = v, row_s[t - 1] << 1
+                    elif v == c:
+                        st |= row_s[t - 1] << 1
+                row_c[t] = c
+                row_s[t] = st
+            cost.append(row_c)
+            sets.append(row_s)
+        self.cost, self.sets = cost, sets
+
+    def c(self, i: int, j: int) -> int:
+        t = j - i - self.kmin
+        if i < 0 or j < 0 or t < 0 or t >= self.width:
+            return self.inf
+        return self.cost[i][t]
+
+    def s(self, i: int, j: int) -> int:
+        t = j - i - self.kmin
+        if i < 0 or j < 0 or t < 0 or t >= self.width:
+            return 0
+        return self.sets[i][t]
+
+    def insertion_set(self) -> int:
+        return self.s(len(self.a), len(self.b))
+
+
+def backtrace(band: Band, rule: str) -> list[tuple]:
+    """The alignment a named tie rule picks among the minimum-cost alignments, as
+    ops (kind, reference token or None, hypothesis token or None), kind in C S D I."""
+    a, b = band.a, band.b
+    i, j = len(a), len(b)
+    ops: list[tuple] = []
+    c = band.c
+    if rule == "diagonal-first":
+        while i > 0 or j > 0:
+            cur = c(i, j)
+            if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur:
+                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+                i, j = i - 1, j - 1
+            elif i > 0 and c(i - 1, j) + 1 == cur:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+            else:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+    elif rule == "rapidfuzz":
+        p, s = _common_affix(a, b)
+        for k in range(s):
+            ops.append(("C", a[len(a) - 1 - k], b[len(b) - 1 - k]))
+        i, j = len(a) - s, len(b) - s
+        while i > p and j > p:
+            cur = c(i, j)
+            if c(i - 1, j) + 1 == cur:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+            elif a[i - 1] == b[j - 1]:
+                if c(i, j - 1) + 1 == cur:
+                    ops.append(("I", None, b[j - 1]))
+                    j -= 1
+                else:
+                    ops.append(("C", a[i - 1], b[j - 1]))
+                    i, j = i - 1, j - 1
+            elif c(i - 1, j - 1) + 1 == cur:
+                ops.append(("S", a[i - 1], b[j - 1]))
+                i, j = i - 1, j - 1
+            else:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+        while i > p:
+            ops.append(("D", a[i - 1], None))
+            i -= 1
+        while j > p:
+            ops.append(("I", None, b[j - 1]))
+            j -= 1
+        for k in range(p - 1, -1, -1):
+            ops.append(("C", a[k], b[k]))
+    elif rule in ("prefer-substitution", "prefer-deletion-insertion"):
+        iset = band.insertion_set()
+        target = (iset & -iset).bit_length() - 1 if rule == "prefer-substitution" else iset.bit_length() - 1
+        s_ = band.s
+        while i > 0 or j > 0:
+            cur = c(i, j)
+            if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur and s_(i - 1, j - 1) >> target & 1:
+                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+                i, j = i - 1, j - 1
+            elif i > 0 and c(i - 1, j) + 1 == cur and s_(i - 1, j) >> target & 1:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+            else:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+                target -= 1
+    else:
+        raise AssertionError(rule)
+    ops.reverse()
+    return ops
+
+
+SCLITE_INS, SCLITE_DEL, SCLITE_SUB = 3, 3, 4
+
+
+def sclite_alignment(a, b, d: int | None = None) -> list[tuple]:
+    """sclite's alignment: minimum of 4S + 3(D + I) (correct 0), each cell keeping one
+    back pointer: the diagonal if it costs no more than the deletion and the
+    insertion, else the deletion if strictly cheaper than the insertion, else the
+    insertion (SCTK net_dp.c calculate_internal_cells); followed back from the end.
+    The DP runs in the band |k| + |(m - n) - k| <= floor(4d/3): 3 per step off the
+    diagonal and a weighted optimum of at most 4d keep every optimal path inside."""
+    n, m = len(a), len(b)
+    if d is None:
+        d = levenshtein(a, b)
+    w = (4 * d) // 3
+    delta = m - n
+    kmin = -((w - delta) // 2)
+    width = (delta + w) // 2 - kmin + 1
+    inf = 4 * (n + m) + 8
+    cost = []
+    back = []
+    row_c = [inf] * width
+    row_b = [2] * width
+    for t in range(max(0, -kmin), min(width, m - kmin + 1)):
+        row_c[t] = 3 * (kmin + t)
+    cost.append(row_c)
+    back.append(row_b)
+    for i in range(1, n + 1):
+        pc = row_c
+        row_c = [inf] * width
+        row_b = [0] * width
+        x = a[i - 1]
+        base = i + kmin
+        t0 = max(0, -base)
+        t1 = min(width, m - base + 1)
+        for t in range(t0, t1):
+            j = base + t
+            if j == 0:
+                row_c[t] = 3 * i
+                row_b[t] = 1
+                continue
+            sub = pc[t] + (0 if x == b[j - 1] else SCLITE_SUB)
+            dele = (pc[t + 1] if t + 1 < width else inf) + SCLITE_DEL
+            ins = (row_c[t - 1] if t > 0 else inf) + SCLITE_INS
+            if sub <= dele and sub <= ins:
+                row_c[t], row_b[t] = sub, 0
+            elif dele < ins:
+                row_c[t], row_b[t] = dele, 1
+            else:
+                row_c[t], row_b[t] = ins, 2
+        cost.append(row_c)
+        back.append(row_b)
+    ops = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        p = back[i][j - i - kmin]
+        if p == 0:
+            ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+            i, j = i - 1, j - 1
+        elif p == 1:
+            ops.append(("D", a[i - 1], None))
+            i -= 1
+        else:
+            ops.append(("I", None, b[j - 1]))
+            j -= 1
+    ops.reverse()
+    return ops
+
+
+def counts_of(ops) -> tuple[int, int, int, int]:
+    """(H, S, D, I) of an alignment."""
+    h = s = d = i = 0
+    for kind, _, _ in ops:
+        if kind == "C":
+            h += 1
+        elif kind == "S":
+            s += 1
+        elif kind == "D":
+            d += 1
+        else:
+            i += 1
+    return h, s, d, i
+
+
+def counts_from_insertions(d: int, n: int, p: int, ins: int) -> tuple[int, int, int, int]:
+    """(H, S, D, I) of a minimum-cost alignment with ``ins`` insertions:
+    D = I + N - P, S = d - I - D, H = N - S - D."""
+    dele = ins + n - p
+    sub = d - ins - dele
+    return n - sub - dele, sub, dele, ins
+
+
+def admissible_counts(a, b) -> list[tuple[int, int, int, int]]:
+    """Every (H, S, D, I) of a minimum-cost alignment of ``a`` with ``b``, by increasing I."""
+    d = levenshtein(a, b)
+    iset = Band(a, b, d).insertion_set()
+    return [counts_from_insertions(d, len(a), len(b), k) for k in _bits(iset)]
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    k = 0
+    while mask:
+        if mask & 1:
+            out.append(k)
+        mask >>= 1
+        k += 1
+    return out
+
+
+def alignment(a, b, rule: str, d: int | None = None, band: Band | None = None) -> list[tuple]:
+    """The alignment ``rule`` picks (a tie rule name, or 'sclite')."""
+    if d is None:
+        d = levenshtein(a, b)
+    if rule == "sclite":
+        return sclite_alignment(a, b, d)
+    return backtrace(band or Band(a, b, d), rule)

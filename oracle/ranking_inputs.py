@@ -1,0 +1,223 @@
+"""Ranking inputs: qrels and runs checked, scores read exactly (see ``oracle.ranking``'s
+docstring for the input forms and the ``duplicates`` knob)."""
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from decimal import Decimal
+from fractions import Fraction
+from itertools import repeat
+from operator import sub
+
+from .conventions import InputError
+from .trec import ScoreTexts
+
+
+# ------------------------------------------------------------- validation
+
+
+def _where(q, d) -> str:
+    return f"run[{q!r}][{d!r}]"
+
+
+def _bad_score(where: str, s) -> InputError:
+    if isinstance(s, float) or isinstance(s, Decimal):
+        return InputError(f"{where}: score {s!r} is not a finite number", item=where)
+    if isinstance(s, str):
+        return InputError(f"{where}: score {s!r} is not a finite number (write '0.25', '1/3', '-2')", item=where)
+    return InputError(f"{where}: expected a number or a numeric string as score, got {type(s).__name__}",
+                      item=where)
+
+
+def _exact(s) -> Fraction:
+    """The exact value of a validated score."""
+    if isinstance(s, str):
+        return Fraction(s.strip())
+    return Fraction(s)
+
+
+def _check_score(s, where: str) -> None:
+    """Raise InputError unless s is a finite number or an exact numeric string."""
+    t = type(s)
+    if t is float:
+        if not math.isfinite(s):
+            raise _bad_score(where, s)
+        return
+    if isinstance(s, Decimal):
+        if not s.is_finite():
+            raise _bad_score(where, s)
+        return
+    if t is int or isinstance(s, Fraction):
+        return
+    if isinstance(s, str):
+        if "_" in s:
+            raise _bad_score(where, s)
+        try:
+            if math.isfinite(float(s)):
+                return
+        except ValueError:
+            pass
+        try:
+            Fraction(s.strip())  # '1/3', or a decimal too large for a float
+        except (ValueError, ZeroDivisionError):
+            raise _bad_score(where, s) from None
+        return
+    raise _bad_score(where, s)
+
+
+def _rounded(s) -> float:
+    """A primary sort key: the float nearest to the score (+-inf beyond the float
+    range). Rounding is monotone, so it never inverts an order; documents whose
+    keys are equal are then told apart by their exact values."""
+    if isinstance(s, str):
+        try:
+            return float(s)
+        except ValueError:  # '1/3'
+            s = Fraction(s.strip())
+    try:
+        return float(s)
+    except OverflowError:
+        return math.inf if s > 0 else -math.inf
+
+
+class _Ranking:
+    """One query's ranking: docs in input order with their scores, sort keys and
+    (for non-float scores) exact values on demand."""
+
+    __slots__ = ("scores", "keys", "rounded", "_asc", "_table")
+
+    def __init__(self, scores: dict, keys: dict, rounded: bool):
+        self.scores, self.keys, self.rounded, self._asc, self._table = scores, keys, rounded, None, None
+
+    @property
+    def asc(self) -> list:
+        if self._asc is None:
+            self._asc = sorted(self.keys.values())
+        return self._asc
+
+    def table(self, judged: dict) -> tuple[list, list, list]:
+        """(docs, ranks, sizes) of the judged documents this ranking holds, in the
+        order of ``judged``: rank = 1 + the number of documents with a larger sort key,
+        size = the number of documents sharing the key. A document of size 1 is
+        untied: the rounded order is the exact order there (rounding is monotone) and
+        its rank is its rank under every tie rule. Kept for the last ``judged`` asked,
+        so the measures of one ``compute_many`` find it once."""
+        kept = self._table
+        if kept is not None and kept[0] is judged:
+            return kept[1]
+        keys, asc = self.keys, self.asc
+        docs = list(filter(keys.__contains__, judged))
+        n = len(docs)
+        ss = list(map(keys.__getitem__, docs))
+        his = list(map(bisect_right, repeat(asc, n), ss))
+        sizes = list(map(sub, his, map(bisect_left, repeat(asc, n), ss)))
+        out = (docs, list(map(sub, repeat(len(keys) + 1, n), his)), sizes)
+        self._table = (judged, out)
+        return out
+
+
+def _prepare_ranking(q, ranking, dup: str) -> _Ranking:
+    if type(ranking) is ScoreTexts:
+        floats = ranking.floats()
+        if floats is not None:  # read from a run file and checked there: decimal texts, finite floats
+            return _Ranking(ranking, floats, True)
+    if isinstance(ranking, dict):
+        doc_types = set(map(type, ranking))
+        if doc_types - {str}:
+            d = next(d for d in ranking if type(d) is not str)
+            raise InputError(f"run[{q!r}]: document id {d!r} is not a string", item=f"run[{q!r}]")
+        scores = ranking
+        types = set(map(type, ranking.values()))
+        if types <= {float, int}:
+            try:
+                ok = math.isfinite(sum(ranking.values())) if float in types else True
+            except OverflowError:
+                ok = False
+            if not ok:
+                for d, s in ranking.items():
+                    if type(s) is float and not math.isfinite(s):
+                        raise _bad_score(_where(q, d), s)
+            return _Ranking(ranking, ranking, False)
+        if types == {str}:
+            # decimal text: one map(float) checks the whole ranking; exact values only for ties
+            texts = list(ranking.values())
+            try:
+                rounded = list(map(float, texts))
+                ok = math.isfinite(sum(rounded)) and "_" not in "".join(texts)
+            except (ValueError, OverflowError):
+                ok = False
+            if ok:
+                return _Ranking(ranking, dict(zip(ranking, rounded)), True)
+        for d, s in ranking.items():
+            _check_score(s, _where(q, d))
+    elif isinstance(ranking, (list, tuple)):
+        scores = _dedupe(q, ranking, dup)
+    else:
+        raise InputError(f"run[{q!r}]: expected an object {{document: score}} or a list of [document, score] "
+                         f"pairs, got {type(ranking).__name__}", item=f"run[{q!r}]")
+    types = set(map(type, scores.values()))
+    if types <= {float, int}:
+        return _Ranking(scores, scores, False)
+    return _Ranking(scores, {d: _rounded(s) for d, s in scores.items()}, True)
+
+
+def _dedupe(q, pairs, dup: str) -> dict:
+    kept: dict = {}
+    for i, item in enumerate(pairs):
+        where = f"run[{q!r}][{i}]"
+        if not isinstance(item, (list, tuple)) or len(item) != 2:
+            raise InputError(f"{where}: expected a [document, score] pair, got {item!r}", item=where)
+        d, s = item
+        if not isinstance(d, str):
+            raise InputError(f"{where}: document id {d!r} is not a string", item=where)
+        _check_score(s, where)
+        if d in kept:
+            j, prev = kept[d]
+            if dup == "error":
+                raise InputError(f"{where}: duplicate document {d!r} (also at run[{q!r}][{j}])", item=where)
+            if dup == "max" and _exact(s) > _exact(prev):
+                kept[d] = (i, s)
+            continue
+        kept[d] = (i, s)
+    return {d: s for d, (i, s) in sorted(kept.items(), key=lambda kv: kv[1][0])}
+
+
+def _check_qrels(qrels) -> None:
+    if not isinstance(qrels, dict):
+        raise InputError(f"qrels: expected an object {{query: {{document: grade}}}}, got {type(qrels).__name__}",
+                         item="qrels")
+    for q, judged in qrels.items():
+        if not isinstance(q, str):
+            raise InputError(f"qrels: query id {q!r} is not a string", item="qrels")
+        if not isinstance(judged, dict):
+            raise InputError(f"qrels[{q!r}]: expected an object {{document: grade}}, got {type(judged).__name__}",
+                             item=f"qrels[{q!r}]")
+        if set(map(type, judged)) - {str}:
+            d = next(d for d in judged if type(d) is not str)
+            raise InputError(f"qrels[{q!r}]: document id {d!r} is not a string", item=f"qrels[{q!r}]")
+        if set(map(type, judged.values())) - {int}:
+            d, g = next((d, g) for d, g in judged.items() if type(g) is not int)
+            where = f"qrels[{q!r}][{d!r}]"
+            raise InputError(f"{where}: expected an integer grade, got {type(g).__name__} {g!r}", item=where)
+
+
+def _check_inputs(inputs, dup: str):
+    if not isinstance(inputs, dict):
+        raise InputError(f"inputs: expected an object with qrels and run, got {type(inputs).__name__}")
+    unknown = sorted(set(inputs) - {"qrels", "run"})
+    if unknown:
+        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are qrels, run", item=unknown[0])
+    for name in ("qrels", "run"):
+        if name not in inputs:
+            raise InputError(f"inputs: missing field {name!r}", item=name)
+    qrels, run = inputs["qrels"], inputs["run"]
+    _check_qrels(qrels)
+    if not isinstance(run, dict):
+        raise InputError(f"run: expected an object {{query: {{document: score}}}}, got {type(run).__name__}",
+                         item="run")
+    prepared = {}
+    for q, ranking in run.items():
+        if not isinstance(q, str):
+            raise InputError(f"run: query id {q!r} is not a string", item="run")
+        prepared[q] = _prepare_ranking(q, ranking, dup)
+    return qrels, prepared

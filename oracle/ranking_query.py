@@ -1,0 +1,395 @@
+"""One query of a ranking metric: its documents grouped by score under the tie rule
+(``_profile``), the per-query measures (hit, reciprocal rank, P@K, recall,
+R-precision, AP) and the closed forms of DCG and its ideal (formulas and sources in
+``oracle.ranking``'s docstring)."""
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+from itertools import chain, compress, repeat
+from math import comb, lcm
+from operator import itemgetter, mul
+
+from .exact import Mul, Rat, log, power, product, total
+from .ranking_inputs import _Ranking, _exact
+
+# Shortcuts taken when no interesting document shares its score (the usual case):
+# the same exact values by a shorter way. Tests turn them off to compare.
+_SHORTCUTS = True
+
+
+# ---------------------------------------------------------- query profile
+
+
+def gain_of(grade: int, settings: dict) -> Fraction:
+    """Gain of a grade: linear g, exponential 2^g - 1, binary [g >= threshold];
+    0 for g < 0 under negative=zero and for g < threshold under threshold_gains=no."""
+    thr = int(settings["threshold"])
+    mode = settings.get("gain", "binary")
+    if mode == "binary":
+        return Fraction(int(grade >= thr))
+    if grade < 0 and settings["negative"] == "zero":
+        return Fraction(0)
+    if grade < thr and settings["threshold_gains"] == "no":
+        return Fraction(0)
+    if mode == "linear":
+        return Fraction(grade)
+    return Fraction(2) ** grade - 1
+
+
+def _groups(rk: _Ranking, members: list, rule: str):
+    """Tie groups holding the interesting documents ``members`` = [(doc, rel, gain)].
+
+    Returns ([(start, size, relevant_count, gain_sum)] in rank order, {doc: rank} or None).
+    Under a deterministic rule every group is a single rank (members without ties
+    take the shortcut of ``_untied_profile``)."""
+    keys, n_all = rk.keys, len(rk.keys)
+    asc = rk.asc
+    found: dict = {}
+    for d, rel, g in members:
+        s = keys[d]
+        lo, hi = bisect_left(asc, s), bisect_right(asc, s)
+        t, n, docs = n_all - hi + 1, hi - lo, None
+        if n > 1 and (rk.rounded or rule in ("trec_eval", "input-order")):
+            docs = [x for x, v in keys.items() if v == s]
+            if rk.rounded:
+                ex = {x: _exact(rk.scores[x]) for x in docs}
+                e = ex[d]
+                t += sum(1 for x in docs if ex[x] > e)
+                docs = [x for x in docs if ex[x] == e]
+                n = len(docs)
+        entry = found.get(t)
+        if entry is None:
+            found[t] = entry = (t, n, docs, [])
+        entry[3].append((d, rel, g))
+    groups, ranks = [], ({} if rule != "expected" else None)
+    for t in sorted(found):
+        _, n, docs, mem = found[t]
+        if rule == "expected" or n == 1:
+            groups.append((t, n, sum(1 for m in mem if m[1]), sum((m[2] for m in mem), Fraction(0))))
+            if n == 1 and ranks is not None:
+                ranks[mem[0][0]] = t
+            continue
+        if rule in ("optimistic", "pessimistic"):
+            zero = (False, Fraction(0))
+            ordered = sorted(mem, key=lambda m: (m[1], m[2]), reverse=True)
+            better = [m for m in ordered if (m[1], m[2]) > zero]
+            worse = [m for m in ordered if (m[1], m[2]) < zero]
+            seq = better + [None] * (n - len(mem)) + worse
+            if rule == "pessimistic":
+                seq.reverse()
+            placed = [(t + i, m) for i, m in enumerate(seq) if m is not None]
+        else:
+            order = sorted(docs, reverse=True) if rule == "trec_eval" else docs
+            at = {x: i for i, x in enumerate(order)}
+            placed = sorted((t + at[m[0]], m) for m in mem)
+        for rank, m in placed:
+            groups.append((rank, 1, int(m[1]), m[2]))
+            ranks[m[0]] = rank
+    groups.sort()
+    return groups, ranks
+
+
+class _Profile:
+    """One query: N ranked, R relevant, the ideal gains, the tie groups of the
+    interesting documents, their ranks. ``top`` is set when every group is a
+    single rank: the ranks of the relevant documents, ascending (the measures then
+    take shortcuts that give the same exact values)."""
+    __slots__ = ("n", "relevant", "ideal", "groups", "ranks", "top")
+
+    def __init__(self, n, relevant, ideal, groups, ranks, top=None):
+        self.n, self.relevant, self.ideal, self.groups, self.ranks = n, relevant, ideal, groups, ranks
+        self.top = top
+        if top is None and _SHORTCUTS and (not groups or max(map(itemgetter(1), groups)) == 1):
+            self.top = [t for t, _, r, _ in groups if r]
+
+
+def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool) -> _Profile:
+    thr = int(settings["threshold"])
+    relevant = sum(map(thr.__le__, judged.values()))  # grades are ints
+    scores = rk.scores if rk is not None else {}
+    members, ideal = [], ()
+    table = rk.table(judged) if _SHORTCUTS and rk is not None else None
+    if with_gains:
+        # one gain per distinct grade; the ideal vector from the count of each positive gain
+        gain = {g: gain_of(g, settings) for g in set(judged.values())}
+        if settings.get("ideal", "judged") == "judged":
+            counts = Counter(judged.values())
+        else:
+            counts = Counter(g for d, g in judged.items() if d in scores)
+        per_gain = Counter()
+        for g, c in counts.items():
+            if gain[g] > 0:
+                per_gain[gain[g]] += c
+        ideal = tuple(chain.from_iterable(repeat(v, per_gain[v]) for v in sorted(per_gain, reverse=True)))
+        wanted = {g for g, v in gain.items() if v != 0 or g >= thr}
+        if table is not None:
+            p = _untied_profile(len(scores), relevant, ideal, table, judged, wanted.__contains__, gain, thr,
+                                settings["ties"])
+            if p is not None:
+                return p
+        members = [(d, g >= thr, gain[g]) for d, g in judged.items() if g in wanted and d in scores]
+    else:
+        zero = Fraction(0)
+        if table is not None:
+            p = _untied_profile(len(scores), relevant, ideal, table, judged, thr.__le__, None, thr, settings["ties"])
+            if p is not None:
+                return p
+        members = [(d, True, zero) for d, g in judged.items() if g >= thr and d in scores]
+    if not members:
+        return _Profile(len(scores), relevant, ideal, [], {} if settings["ties"] != "expected" else None)
+    groups, ranks = _groups(rk, members, settings["ties"])
+    return _Profile(len(scores), relevant, ideal, groups, ranks)
+
+
+def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule) -> _Profile | None:
+    """The profile of a query when none of its members (the retrieved judged documents
+    whose grade is ``wanted``) shares its sort key (see ``_Ranking.table``), else None:
+    what ``_groups`` gives, one single-rank group per member in rank order, built by
+    C-level passes. ``gain`` None: the members are the relevant documents, with gain 0
+    (the rational measures)."""
+    docs, ranks, sizes = table
+    grades = list(map(judged.__getitem__, docs))
+    sel = list(map(wanted, grades))
+    if max(compress(sizes, sel), default=1) != 1:
+        return None
+    placed = sorted(zip(compress(ranks, sel), compress(docs, sel), compress(grades, sel)))
+    ts = list(map(itemgetter(0), placed))
+    if gain is None:
+        groups = list(zip(ts, repeat(1), repeat(1), repeat(Fraction(0))))
+        top = ts
+    else:
+        gs = list(map(itemgetter(2), placed))
+        groups = list(zip(ts, repeat(1), map(int, map(thr.__le__, gs)), map(gain.__getitem__, gs)))
+        top = list(compress(ts, map(thr.__le__, gs)))
+    by_doc = None if rule == "expected" else dict(zip(map(itemgetter(1), placed), ts))
+    return _Profile(n, relevant, ideal, groups, by_doc, top)
+
+
+# ------------------------------------------------- per-query measures
+
+
+def _cut(k: str, n: int) -> int:
+    return n if k == "none" else int(k)
+
+
+def _in_top(t: int, n: int, k: int) -> int:
+    """How many ranks of the group t..t+n-1 lie within the top k."""
+    return max(0, min(n, k - t + 1))
+
+
+def _hits(p: _Profile, k: int) -> Fraction:
+    """E[H_k] = sum_g r_g * m_g / n_g (without ties: the relevant ranks up to k)."""
+    if p.top is not None:
+        return Fraction(bisect_right(p.top, k))
+    return sum((Fraction(r * _in_top(t, n, k), n) for t, n, r, _ in p.groups if r), Fraction(0))
+
+
+def _hit(p: _Profile, s: dict):
+    k = _cut(s["k"], p.n)
+    for t, n, r, _ in p.groups:
+        if not r:
+            continue
+        m = _in_top(t, n, k)
+        if m == 0:
+            return Fraction(0)
+        if m == n:
+            return Fraction(1)
+        return 1 - Fraction(comb(n - r, m), comb(n, m))
+    return Fraction(0)
+
+
+def _rr(p: _Profile, s: dict):
+    k = _cut(s["k"], p.n)
+    if p.top is not None:
+        return Fraction(1, p.top[0]) if p.top and p.top[0] <= k else Fraction(0)
+    for t, n, r, _ in p.groups:
+        if not r:
+            continue
+        acc = Fraction(0)
+        for j in range(1, n - r + 2):
+            if t + j - 1 > k:
+                break
+            acc += Fraction(comb(n - j, r - 1), t + j - 1)
+        return acc / comb(n, r)
+    return Fraction(0)
+
+
+def _precision(p: _Profile, s: dict):
+    if s["k"] == "none":
+        return _hits(p, p.n) / p.n if p.n else Fraction(0)
+    k = int(s["k"])
+    den = k if s["precision_denominator"] == "k" else min(k, p.n)
+    return _hits(p, k) / den if den else Fraction(0)
+
+
+def _recall(p: _Profile, s: dict):
+    return _hits(p, _cut(s["k"], p.n)) / p.relevant if p.relevant else Fraction(0)
+
+
+def _r_precision(p: _Profile, s: dict):
+    return _hits(p, p.relevant) / p.relevant if p.relevant else Fraction(0)
+
+
+def _harmonic(t: int, m: int) -> tuple[Fraction, Fraction]:
+    """(sum_{a<m} 1/(t+a), sum_{a<m} a/(t+a))."""
+    h = sum((Fraction(1, t + a) for a in range(m)), Fraction(0))
+    w = sum((Fraction(a, t + a) for a in range(1, m)), Fraction(0))
+    return h, w
+
+
+def _ap_terms(t: int, n: int, r: int, m: int, before: int) -> Fraction:
+    """E[sum over the group's first m ranks i of rel_i * H_i / i] with `before`
+    relevant documents ranked above the group: rank t+a holds a relevant document
+    with probability r/n, and a relevant one together with a given earlier rank
+    of the group with probability r(r-1)/(n(n-1))."""
+    if r == 0 or m == 0:
+        return Fraction(0)
+    h, w = _harmonic(t, m)
+    out = Fraction(r * (before + 1), n) * h
+    if n > 1 and r > 1:
+        out += Fraction(r * (r - 1), n * (n - 1)) * w
+    return out
+
+
+def _ap_untied(top: list, k: int) -> tuple[Fraction, int]:
+    """(sum, hits) of AP without ties: the j-th relevant document at rank t_j <= k adds
+    j / t_j; the sum is taken over the common denominator L = lcm(t_1..t_m) as one integer."""
+    m = bisect_right(top, k)
+    if not m:
+        return Fraction(0), 0
+    ts = top[:m]
+    den = lcm(*ts)
+    return Fraction(sum(map(mul, range(1, m + 1), map(den.__floordiv__, ts))), den), m
+
+
+def _ap(p: _Profile, s: dict):
+    k = _cut(s["k"], p.n)
+    den_rule = s["ap_denominator"]
+    straddle = None
+    if p.top is not None:
+        num, hits = _ap_untied(p.top, k)
+    else:
+        before, num, hits = 0, Fraction(0), Fraction(0)
+        for t, n, r, _ in p.groups:
+            m = _in_top(t, n, k)
+            if r and m:
+                if m < n and den_rule == "retrieved-relevant":
+                    straddle = (t, n, r, m, before)
+                else:
+                    num += _ap_terms(t, n, r, m, before)
+                    hits += Fraction(r * m, n)
+            before += r
+    if den_rule == "relevant":
+        return num / p.relevant if p.relevant else Fraction(0)
+    if den_rule == "min-k-relevant":
+        den = min(k, p.relevant) if s["k"] != "none" else p.relevant
+        return num / den if den else Fraction(0)
+    if straddle is None:
+        return num / hits if hits else Fraction(0)
+    t, n, r, m, before = straddle
+    out = Fraction(0)
+    for x in range(max(0, m - (n - r)), min(r, m) + 1):
+        px = Fraction(comb(r, x) * comb(n - r, m - x), comb(n, m))
+        h = hits + x
+        if h:
+            # given x relevant among the group's m ranks within the cut, they are uniform over those m
+            out += px * (num + _ap_terms(t, m, x, m, before)) / h
+    return out
+
+
+# ------------------------------------------------------------ DCG forms
+
+
+@lru_cache(maxsize=None)
+def _base_exp(x: int) -> tuple[int, int]:
+    """x = b**e with b not a perfect power (e maximal)."""
+    for e in range(x.bit_length(), 1, -1):
+        b = round(x ** (1.0 / e))
+        for c in (b - 1, b, b + 1):
+            if c >= 2 and c ** e == x:
+                return _base_exp(c)[0], e * _base_exp(c)[1]
+    return x, 1
+
+
+def _add_discounted(acc: dict, rank: int, c: Fraction) -> None:
+    """acc += c / log2(rank + 1), stored as {b: coefficient of 1/log2(b)}."""
+    b, e = _base_exp(rank + 1)
+    v = c / e if e != 1 else c
+    if type(v) is not Fraction:
+        v = Fraction(v)
+    prev = acc.get(b)
+    acc[b] = v if prev is None else prev + v
+
+
+def _dcg_form(p: _Profile, k: int) -> dict:
+    acc: dict = {}
+    for t, n, _, g in p.groups:
+        if t > k:
+            break  # groups are in rank order
+        if not g:
+            continue
+        share = g / n if n != 1 else g
+        for i in range(t, t + _in_top(t, n, k)):
+            _add_discounted(acc, i, share)
+    return {b: c for b, c in acc.items() if c}
+
+
+def _ideal_form(ideal: tuple, k: int) -> dict:
+    acc: dict = {}
+    for i, g in enumerate(ideal[:k], start=1):
+        _add_discounted(acc, i, g)
+    return {b: c for b, c in acc.items() if c}
+
+
+@lru_cache(maxsize=4096)
+def _discount(b: int):
+    """log(2) / log(b), i.e. 1/log2(b), in closed form."""
+    return product([log(Fraction(2)), power(log(Fraction(b)), -1)])
+
+
+def _form_expr(form: dict):
+    """sum_b c_b / log2(b) = sum_b c_b * log(2) / log(b); rational for b = 2."""
+    terms = []
+    for b in sorted(form):
+        c = form[b]
+        if b == 2:
+            terms.append(c)
+            continue
+        d = _discount(b)
+        if c != 0 and c != 1 and type(d) is Mul and not any(type(f) is Rat for f in d.factors):
+            # what product([c, d]) builds: the coefficient first, then d's factors
+            terms.append(Mul((Rat(c),) + d.factors))
+        else:
+            terms.append(product([c, d]))
+    return total(terms) if terms else Fraction(0)
+
+
+def _add_form(acc: dict, form: dict, scale: Fraction = Fraction(1)) -> None:
+    one = scale == 1
+    for b, c in form.items():
+        v = c if one else c * scale
+        if type(v) is not Fraction:
+            v = Fraction(v)
+        prev = acc.get(b)
+        acc[b] = v if prev is None else prev + v
+
+
+def _form_ratio(num: dict, den: dict):
+    """num/den as a rational when the two sums are proportional term by term, else None."""
+    if not num:
+        return Fraction(0)
+    if num.keys() != den.keys():
+        return None
+    ratios = {num[b] / den[b] for b in den}
+    return ratios.pop() if len(ratios) == 1 else None
+
+
+def _form_quotient(num: dict, den: dict, den_expr):
+    """The closed form of num/den (den != 0), rational when it is."""
+    q = _form_ratio(num, den)
+    if q is not None:
+        return q
+    return product([_form_expr(num), power(den_expr, -1)])

@@ -1,0 +1,240 @@
+"""The classification metrics' sufficient statistics: labels read and checked, the
+label set under ``label_set`` and ``outside``, and the confusion counts (``Tally``),
+by a numpy path on large inputs that gives the same integers (definitions and
+sources in ``oracle.classification``'s docstring)."""
+from __future__ import annotations
+
+import math
+import numbers
+from collections import Counter, deque
+from dataclasses import dataclass
+from itertools import repeat
+from operator import setitem
+
+from .conventions import InputError
+
+
+_FIELDS = ("y_true", "y_pred", "labels", "pos_label")
+
+# ------------------------------------------------------------------ input
+
+def _label(x, where: str):
+    """An int or a string label, or an InputError naming ``where``."""
+    if isinstance(x, bool):
+        raise InputError(f"{where}: a boolean label ({x}); labels are ints or strings "
+                         f"(True == 1 in Python, so it would merge with class 1): write 0/1 or strings", item=where)
+    if isinstance(x, numbers.Integral):
+        return int(x)
+    if isinstance(x, str):
+        return x
+    if isinstance(x, float) and math.isnan(x):
+        raise InputError(f"{where}: NaN is not a label", item=where)
+    if isinstance(x, float):
+        raise InputError(f"{where}: {x!r} is a float; labels are ints or strings "
+                         f"(1.0 and 1 would be one class)", item=where)
+    if x is None:
+        raise InputError(f"{where}: a missing label (null)", item=where)
+    raise InputError(f"{where}: expected an int or string label, got {type(x).__name__}", item=where)
+
+
+class _Kind:
+    """The kind (int or str) of the first label seen; later labels must match."""
+
+    def __init__(self):
+        self.kind = None
+
+    def check(self, x, where: str):
+        k = int if isinstance(x, int) else str
+        if self.kind is None:
+            self.kind = k
+        elif k is not self.kind:
+            raise InputError(f"{where}: {'a string' if k is str else 'an int'} label among "
+                             f"{'string' if self.kind is str else 'int'} labels ({x!r}); use one kind", item=where)
+        return x
+
+
+def _read(inputs, settings: dict):
+    """(y_true, y_pred, classes or None for union, pos_label) after validation."""
+    if not isinstance(inputs, dict):
+        raise InputError(f"inputs: expected an object with y_true and y_pred, got {type(inputs).__name__}")
+    unknown = sorted(set(inputs) - set(_FIELDS))
+    if unknown:
+        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are {', '.join(_FIELDS)}", item=unknown[0])
+    for name in ("y_true", "y_pred"):
+        if name not in inputs:
+            raise InputError(f"inputs: missing field {name!r}", item=name)
+    kind = _Kind()
+    lists = {}
+    for name in ("y_true", "y_pred", "labels"):
+        if name not in inputs:
+            continue
+        xs = inputs[name]
+        if not isinstance(xs, (list, tuple)):
+            raise InputError(f"{name}: expected a list of labels, got {type(xs).__name__}", item=name)
+        seen = set(map(type, xs))
+        if seen <= {int} and kind.kind in (None, int) or seen <= {str} and kind.kind in (None, str):
+            # plain ints (never bools) or plain strings: every item is already a valid label of one kind
+            if seen:
+                kind.kind = seen.pop()
+            lists[name] = list(xs)
+        else:
+            lists[name] = [kind.check(_label(x, f"{name}[{i}]"), f"{name}[{i}]") for i, x in enumerate(xs)]
+    y_true, y_pred = lists["y_true"], lists["y_pred"]
+    if len(y_true) != len(y_pred):
+        raise InputError(f"y_pred: {len(y_pred)} items but y_true has {len(y_true)}", item="y_pred")
+    declared = lists.get("labels")
+    if declared is not None:
+        if not declared:
+            raise InputError("labels: an empty list; declare at least one label", item="labels")
+        first: dict = {}
+        for j, x in enumerate(declared):
+            if x in first:
+                raise InputError(f"labels[{j}]: {x!r} is already declared at labels[{first[x]}]", item=f"labels[{j}]")
+            first[x] = j
+    mode = settings["label_set"]
+    if mode == "declared" and declared is None:
+        raise InputError("labels: label_set=declared needs inputs.labels", item="labels")
+    classes = declared if mode == "declared" or (mode == "auto" and declared is not None) else None
+    pos_label = None
+    if settings.get("average") == "binary":
+        pos_label = kind.check(_label(inputs.get("pos_label", 1), "pos_label"), "pos_label")
+    return y_true, y_pred, classes, pos_label
+
+
+@dataclass
+class Tally:
+    """Counts over the classes: the matrix of inside pairs and per-class tp, fp, fn, support."""
+
+    classes: list
+    matrix: list
+    n: int            # samples counted
+    outside: int      # counted samples with a label outside the classes (keep), or dropped ones (drop)
+    tp: list
+    fp: list
+    fn: list
+    support: list
+
+    @property
+    def all_inside(self) -> bool:
+        return self.outside == 0 or self.n == sum(sum(r) for r in self.matrix)
+
+    def stats(self) -> dict:
+        # a tally is built for one result and then dropped, so its (K x K) matrix is handed over, not copied
+        return {"labels": list(self.classes), "matrix": self.matrix, "n": self.n,
+                "outside": self.outside, "tp": list(self.tp), "fp": list(self.fp), "fn": list(self.fn),
+                "support": list(self.support)}
+
+
+_NUMPY_MIN_SAMPLES = 2000   # below this the pair loop is as fast as NumPy's set-up
+
+
+def _int_codes(y_true: list, y_pred: list):
+    """Both sides as int64 arrays when the labels are ints (after ``_read`` they are
+    all exact ints or all strings) that fit in int64; else None."""
+    if not y_true or type(y_true[0]) is not int:
+        return None
+    import numpy as np
+    try:
+        return np.fromiter(y_true, np.int64, len(y_true)), np.fromiter(y_pred, np.int64, len(y_pred))
+    except OverflowError:
+        return None
+
+
+def _sorted_union(y_true: list, y_pred: list, codes) -> list:
+    """sorted(set(y_true) | set(y_pred)); for non-negative int labels below a bound
+    proportional to N, the ints present in a bincount of both sides (ascending)."""
+    if codes is not None:
+        import numpy as np
+        t, p = codes
+        lo, hi = min(int(t.min()), int(p.min())), max(int(t.max()), int(p.max()))
+        if lo >= 0 and hi < 8 * len(t) + 1024:
+            present = np.bincount(t, minlength=hi + 1) + np.bincount(p, minlength=hi + 1)
+            return np.flatnonzero(present).tolist()
+    return sorted(set(y_true) | set(y_pred))
+
+
+def _count_numpy(y_true: list, y_pred: list, classes: list, index: dict, codes):
+    """(matrix, support, predicted) as lists of Python ints, counted with NumPy, when
+    every label of both sides is a class; None when some label is not (the pair loop
+    of ``tally`` then applies the outside policy).
+
+    Exact integer counting: each sample's class indices (ti, pi) are looked up in
+    ``index`` as the pair loop does (when the classes are the ints 0..K-1 in order,
+    index[c] = c: an int label is its own index, and one outside 0..K-1 is not a
+    class); the distinct codes ti * K + pi with their multiplicities
+    (``numpy.unique``) are the non-zero cells (ti, pi) and their counts; support and
+    predicted are the counts of ti and of pi (``bincount``)."""
+    import numpy as np
+    k = len(classes)
+    if codes is not None and classes == list(range(k)):
+        ti, pi = codes
+        if min(int(ti.min()), int(pi.min())) < 0 or max(int(ti.max()), int(pi.max())) >= k:
+            return None
+    else:
+        try:
+            ti = np.fromiter(map(index.get, y_true), np.int64, len(y_true))
+            pi = np.fromiter(map(index.get, y_pred), np.int64, len(y_pred))
+        except TypeError:  # index.get gave None: a label outside the classes
+            return None
+    codes = ti * k + pi
+    if k * k <= 2 ** 31:
+        codes = codes.astype(np.int32)  # the same values; NumPy sorts int32 faster
+    cells, counts = np.unique(codes, return_counts=True)
+    rows, cols = np.divmod(cells, k)
+    # K rows of K zeros: the empty rows are made first and then filled by a C-level
+    # extend, so the garbage collections that K new lists may trigger find them empty
+    # (filling allocates no container) instead of walking up to K x K cells each time
+    matrix = [[] for _ in range(k)]
+    deque(map(list.extend, matrix, repeat([0] * k, k)), maxlen=0)
+    deque(map(setitem, map(matrix.__getitem__, rows.tolist()), cols.tolist(), counts.tolist()), maxlen=0)
+    return matrix, np.bincount(ti, minlength=k).tolist(), np.bincount(pi, minlength=k).tolist()
+
+
+def tally(inputs, settings: dict) -> tuple[Tally, object]:
+    """Validate the inputs and count the pairs (one by one: a repeated pair adds
+    once per occurrence; from _NUMPY_MIN_SAMPLES samples on, with every label a
+    class, NumPy counts them, see ``_count_numpy``). Returns the tally and pos_label."""
+    y_true, y_pred, classes, pos_label = _read(inputs, settings)
+    large = len(y_true) >= _NUMPY_MIN_SAMPLES
+    codes = _int_codes(y_true, y_pred) if large else None
+    if classes is None:
+        classes = _sorted_union(y_true, y_pred, codes)
+    index = {c: i for i, c in enumerate(classes)}
+    if pos_label is not None and pos_label not in index:
+        if len(classes) >= 2:
+            raise InputError(f"pos_label: {pos_label!r} is not one of the classes {classes!r}", item="pos_label")
+        classes = list(classes) + [pos_label]
+        index[pos_label] = len(classes) - 1
+    k = len(classes)
+    counted = _count_numpy(y_true, y_pred, classes, index, codes) if large and k else None
+    if counted is not None:
+        matrix, support, predicted = counted
+        tp = [matrix[j][j] for j in range(k)]
+        return Tally(list(classes), matrix, len(y_true), 0, tp, [predicted[j] - tp[j] for j in range(k)],
+                     [support[j] - tp[j] for j in range(k)], support), pos_label
+    matrix = [[0] * k for _ in range(k)]
+    support, predicted = [0] * k, [0] * k
+    n = outside = 0
+    policy = settings.get("outside", "error")
+    for (t, p), count in Counter(zip(y_true, y_pred)).items():
+        ti, pi = index.get(t), index.get(p)
+        if ti is None or pi is None:
+            if policy == "error":
+                i = next(i for i, (t, p) in enumerate(zip(y_true, y_pred)) if t not in index or p not in index)
+                t, p = y_true[i], y_pred[i]
+                name, x = ("y_true", t) if t not in index else ("y_pred", p)
+                raise InputError(f"{name}[{i}]: label {x!r} is not among the declared labels {classes!r} "
+                                 f"(outside=drop or keep to accept it)", item=f"{name}[{i}]")
+            outside += count
+            if policy == "drop":
+                continue
+        n += count
+        if ti is not None:
+            support[ti] += count
+        if pi is not None:
+            predicted[pi] += count
+        if ti is not None and pi is not None:
+            matrix[ti][pi] += count
+    tp = [matrix[j][j] for j in range(k)]
+    return Tally(list(classes), matrix, n, outside, tp, [predicted[j] - tp[j] for j in range(k)],
+                 [support[j] - tp[j] for j in range(k)], support), pos_label
