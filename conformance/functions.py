@@ -9,7 +9,12 @@
 
 ``my_bleu`` stays callable; ``my_bleu.adapter`` is an adapter that the runner,
 ``compare`` and the pytest plugin accept (``--adapter package.module:my_bleu``).
-The function receives the metric's inputs as a dict and returns a number.
+The function receives the metric's inputs as a dict and returns a number. A
+ranking metric's function receives each query's ranking as ``{doc: score}``: a
+list-form ranking (``[[doc, score], ...]``) is passed as that dict, and one that
+names a document twice is not passed (skipped), unless the decorator says
+``rankings="as-given"`` (the function then reads lists and the duplicates knob
+itself).
 """
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ from typing import Callable, Mapping
 from oracle.compare import Tolerance
 from oracle.registry import get_metric
 
-from conformance.protocol import Adapter, LibraryOutput
+from conformance.protocol import Adapter, LibraryOutput, Skip
 
 
 class FunctionAdapter(Adapter):
@@ -30,7 +35,10 @@ class FunctionAdapter(Adapter):
     issues = ""
 
     def __init__(self, fn: Callable, metric: str, conventions: Mapping | None = None, name: str | None = None,
-                 tolerance: Tolerance | None = None):
+                 tolerance: Tolerance | None = None, rankings: str = "dict"):
+        if rankings not in ("dict", "as-given"):
+            raise ValueError(f"rankings={rankings!r}: expected 'dict' or 'as-given'")
+        self.rankings = rankings
         get_metric(metric).settings(conventions or {})  # validates the declared conventions now
         self.fn = fn
         self.name = name or f"{fn.__module__}.{fn.__qualname__}"
@@ -48,13 +56,27 @@ class FunctionAdapter(Adapter):
         return {}
 
     def call(self, metric, options, inputs):
+        if self.rankings == "dict" and isinstance(inputs, Mapping) and isinstance(inputs.get("run"), Mapping):
+            inputs = {**inputs, "run": {q: _as_dict(q, r) for q, r in inputs["run"].items()}}
         return LibraryOutput(self.fn(inputs))
 
 
+def _as_dict(q, ranking):
+    """A list-form ranking as {doc: score}; Skip when it names a document twice."""
+    if isinstance(ranking, Mapping):
+        return ranking
+    out = {}
+    for i, (d, score) in enumerate(ranking):
+        if d in out:
+            raise Skip(f"run[{q!r}][{i}]: document {d!r} is listed twice; the function takes {{doc: score}}")
+        out[d] = score
+    return out
+
+
 def implementation(metric: str, conventions: Mapping | None = None, name: str | None = None,
-                   tolerance: Tolerance | None = None):
+                   tolerance: Tolerance | None = None, rankings: str = "dict"):
     """Decorator: register a plain function as an implementation of ``metric``."""
     def wrap(fn):
-        fn.adapter = FunctionAdapter(fn, metric, conventions, name, tolerance)
+        fn.adapter = FunctionAdapter(fn, metric, conventions, name, tolerance, rankings)
         return fn
     return wrap

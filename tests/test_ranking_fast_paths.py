@@ -54,7 +54,7 @@ def _general(metric, inputs, conv, monkeypatch=None):
 
 
 @settings(deadline=None, max_examples=150)
-@given(ranking_inputs(max_len=7), st.lists(st.tuples(st.sampled_from(METRICS), conventions), min_size=1,
+@given(ranking_inputs(max_len=7, lists=False), st.lists(st.tuples(st.sampled_from(METRICS), conventions), min_size=1,
                                              max_size=6))
 def test_compute_many_equals_one_compute_per_measure(inputs, measures):
     measures = [(m, _own(m, c)) for m, c in measures]
@@ -63,14 +63,14 @@ def test_compute_many_equals_one_compute_per_measure(inputs, measures):
 
 
 @settings(deadline=None, max_examples=300)
-@given(ranking_inputs(max_len=7), st.sampled_from(METRICS), conventions)
+@given(ranking_inputs(max_len=7, lists=False), st.sampled_from(METRICS), conventions)
 def test_shortcuts_equal_the_tie_group_code(inputs, metric, conv):
     conv = _own(metric, conv)
     assert _key(get_metric(metric).compute(inputs, conv)) == _key(_general(metric, inputs, conv))
 
 
 @settings(deadline=None, max_examples=100)
-@given(ranking_inputs(max_len=7, ties=False), st.sampled_from(METRICS), conventions)
+@given(ranking_inputs(max_len=7, ties=False, lists=False), st.sampled_from(METRICS), conventions)
 def test_shortcuts_equal_the_tie_group_code_without_ties(inputs, metric, conv):
     conv = _own(metric, conv)
     assert _key(get_metric(metric).compute(inputs, conv)) == _key(_general(metric, inputs, conv))
@@ -184,7 +184,7 @@ def test_a_query_split_over_two_blocks_is_one_ranking(tmp_path):
 
 
 @settings(deadline=None, max_examples=60)
-@given(ranking_inputs(max_len=7, negative=False), st.sampled_from(METRICS), conventions)
+@given(ranking_inputs(max_len=7, negative=False, lists=False), st.sampled_from(METRICS), conventions)
 def test_a_run_read_from_a_file_gives_the_results_of_the_plain_run(tmp_path_factory, inputs, metric, conv):
     conv = _own(metric, conv)
     path = tmp_path_factory.mktemp("run") / "run.txt"

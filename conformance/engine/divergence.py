@@ -105,13 +105,15 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     if x is None:
         # the knob may matter only at other values of a knob the library lets its user set
         # (a cutoff, a relevance threshold): try those, one knob at a time
-        for other, value in itertools.islice(_settable_alternatives(adapter, metric, prof, knob), 12):
+        for i, (other, value) in enumerate(itertools.islice(_settable_alternatives(adapter, metric, prof, knob), 12)):
             try:
                 p2, c2 = m.settings({**prof, other: value}), m.settings({**canon, other: value})
             except ConventionError:
                 continue
             f2 = _follower(adapter, metric, p2)
-            x = separating_input(metric, p2, c2, max(1, examples // 4), follows=f2) if f2 else None
+            # the first ones (the library's other non-canonical knobs) get the full budget
+            budget = examples if i < 3 else max(1, examples // 4)
+            x = separating_input(metric, p2, c2, budget, follows=f2) if f2 else None
             if x is not None:
                 prof, canon = p2, c2
                 r.message = f"at {other}={value} (the profile's {other}={adapter.profile(metric)[other]} hides it)"

@@ -29,8 +29,10 @@ def qrels_for(draw, query: str, docs, max_grade: int = 3, negative: bool = True)
 
 
 @st.composite
-def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, near_top: bool = True):
-    """{doc: score} of one query: a few documents, relevant ones often near the top."""
+def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, near_top: bool = True,
+                lists: bool = True):
+    """{doc: score} of one query: a few documents, relevant ones often near the top; with
+    ``lists``, sometimes a list of [doc, score] pairs, half of them naming a document twice."""
     pool = list(docs)
     if len(pool) > 10:
         # a long ranking: a length on either side of the usual cutoffs
@@ -51,7 +53,7 @@ def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, n
         # the first chosen document (often the best judged one) gets the top score
         top = max(_num(s) for s in scores)
         scores[0] = int(top) + 1
-    if not chosen or draw(st.integers(0, 5)):
+    if not lists or not chosen or draw(st.integers(0, 5)):
         return dict(zip(chosen, scores))
     # a list of [doc, score] pairs, as a TREC run file gives them; half of them name a
     # document twice (the duplicates knob decides what that means)
@@ -87,11 +89,12 @@ def _num(s):
 
 @st.composite
 def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = True, negative: bool = True,
-                   extra_queries: bool = True, max_len: int = 7, threshold: int = 1):
+                   extra_queries: bool = True, max_len: int = 7, threshold: int = 1, lists: bool = True):
     """Inputs of the ranking metrics: {"qrels": ..., "run": ...} with graded
     judgements, frequent ties (``ties``), some queries on one side only
-    (``extra_queries``). Long queries grade most documents at or above
-    ``threshold`` (so a query has relevant documents whatever the level)."""
+    (``extra_queries``), list-form rankings with repeated documents (``lists``).
+    Long queries grade most documents at or above ``threshold`` (so a query has
+    relevant documents whatever the level)."""
     n = draw(st.integers(1, max_queries))
     queries = [f"q{i}" for i in range(1, n + 1)]
     qrels, run = {}, {}
@@ -108,7 +111,7 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
             if where in ("both", "qrels"):
                 qrels[q] = judged
             if where in ("both", "run"):
-                run[q] = draw(ranking_for(judged, docs, ties, max(max_len, 35)))
+                run[q] = draw(ranking_for(judged, docs, ties, max(max_len, 35), lists=lists))
             continue
         docs = draw(st.lists(st.sampled_from(DOC_IDS), unique=True, min_size=1, max_size=8))
         judged = draw(qrels_for(q, docs, max_grade, negative))
@@ -116,7 +119,7 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
         if where in ("both", "qrels"):
             qrels[q] = judged
         if where in ("both", "run"):
-            run[q] = draw(ranking_for(judged, docs, ties, max_len))
+            run[q] = draw(ranking_for(judged, docs, ties, max_len, lists=lists))
     if not qrels:
         qrels[queries[0]] = {DOC_IDS[0]: 1}
     return {"qrels": qrels, "run": run}
