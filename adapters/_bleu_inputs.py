@@ -5,6 +5,16 @@ from fractions import Fraction
 from typing import Mapping
 
 
+def bleu_profiles(tokenizer: str, smoothing: str, scale: str, sentence_effective_order: str = "no") -> dict:
+    """The ``bleu`` and ``sentence_bleu`` profiles of a BLEU library: order 4, uniform
+    weights, closest reference length (ties to the shorter), mixed case, the given
+    tokenizer, smoothing and scale; corpus BLEU without effective order."""
+    base = {"tokenizer": tokenizer, "case": "mixed", "order": "4", "weights": "uniform",
+            "ref_length": "closest-shorter", "smoothing": smoothing, "scale": scale}
+    return {"bleu": {**base, "effective_order": "no", "level": "corpus"},
+            "sentence_bleu": {**base, "effective_order": sentence_effective_order}}
+
+
 def bleu_inputs(inputs: Mapping) -> tuple[list, list]:
     """(hypotheses, references) of a ``bleu`` input; references[i] lists the refs of hypothesis i."""
     return list(inputs["hypotheses"]), [list(r) for r in inputs["references"]]

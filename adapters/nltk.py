@@ -28,7 +28,7 @@ from typing import Mapping
 from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
-from ._bleu_inputs import bleu_inputs, segments, sentence_inputs, uniform_weights, weight_list
+from ._bleu_inputs import bleu_inputs, bleu_profiles, segments, sentence_inputs, uniform_weights, weight_list
 
 _METHOD = {"none": "method0", "floor": "method1", "add-k": "method2", "exp": "method3",
            "cc4": "method4", "cc5": "method5", "cc6": "method6", "cc7": "method7"}
@@ -83,14 +83,7 @@ class NLTK(Adapter):
     }
     # corpus_bleu / sentence_bleu defaults: weights (0.25,)*4, smoothing_function=None
     # (method0), auto_reweigh=False; tokens are the caller's; a fraction in [0, 1].
-    profiles = {
-        "bleu": {"tokenizer": "none", "case": "mixed", "order": "4", "weights": "uniform",
-                 "ref_length": "closest-shorter", "smoothing": "none", "effective_order": "no",
-                 "level": "corpus", "scale": "fraction"},
-        "sentence_bleu": {"tokenizer": "none", "case": "mixed", "order": "4", "weights": "uniform",
-                          "ref_length": "closest-shorter", "smoothing": "none", "effective_order": "no",
-                          "scale": "fraction"},
-    }
+    profiles = bleu_profiles(tokenizer="none", smoothing="none", scale="fraction")
     profile_sources = {"*": {
         "tokenizer": "nltk/translate/bleu_score.py:120-122, 202-204: references and hypotheses are token lists "
                      "(list(str)); NLTK does not tokenize (the adapter splits on whitespace)",

@@ -58,7 +58,7 @@ import warnings
 from fractions import Fraction
 from typing import Mapping
 
-from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
+from conformance.protocol import ANY, Adapter, LibraryOutput
 from oracle.compare import Tolerance
 
 from ._ranking_inputs import cut, float_run, int_qrels

@@ -28,7 +28,7 @@ from typing import Mapping
 from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
-from ._bleu_inputs import bleu_inputs, segments, sentence_inputs, uniform_weights
+from ._bleu_inputs import bleu_inputs, bleu_profiles, segments, sentence_inputs, uniform_weights
 
 _METHODS = ("none", "floor", "add-k", "exp")
 
@@ -61,17 +61,10 @@ class SacreBLEU(Adapter):
     homepage = "https://github.com/mjpost/sacrebleu"
     issues = "https://github.com/mjpost/sacrebleu/issues"
     capabilities = {"bleu": dict(_COMMON), "sentence_bleu": dict(_COMMON)}
-    profiles = {
-        # sacrebleu.compat.corpus_bleu / BLEU(): tokenize='13a', lowercase=False,
-        # smooth_method='exp', max_ngram_order=4, effective_order=False; score in percent.
-        "bleu": {"tokenizer": "13a", "case": "mixed", "order": "4", "weights": "uniform",
-                 "ref_length": "closest-shorter", "smoothing": "exp", "effective_order": "no",
-                 "level": "corpus", "scale": "percent"},
-        # sacrebleu.compat.sentence_bleu: the same but use_effective_order=True.
-        "sentence_bleu": {"tokenizer": "13a", "case": "mixed", "order": "4", "weights": "uniform",
-                          "ref_length": "closest-shorter", "smoothing": "exp", "effective_order": "yes",
-                          "scale": "percent"},
-    }
+    # sacrebleu.compat.corpus_bleu / BLEU(): tokenize='13a', lowercase=False,
+    # smooth_method='exp', max_ngram_order=4, effective_order=False; score in percent;
+    # sacrebleu.compat.sentence_bleu: the same but use_effective_order=True.
+    profiles = bleu_profiles(tokenizer="13a", smoothing="exp", scale="percent", sentence_effective_order="yes")
     # where the library documents each profile value that differs from the canonical default
     profile_sources = {"*": {
         "smoothing": "sacrebleu/metrics/bleu.py:159 BLEU(smooth_method='exp'); compat.py:11, :66; README (CLI help) "

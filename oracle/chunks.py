@@ -130,6 +130,7 @@ def _conll_end(prev: tuple, cur: tuple) -> bool:
     return pt != ct
 
 
+# the mirror image of _conll_end (conlleval keeps the two apart; so does this module)
 def _conll_start(prev: tuple, cur: tuple) -> bool:
     """conlleval.pl startOfChunk (with S as seqeval's start_of_chunk): a chunk starts at cur."""
     pp, pt = prev

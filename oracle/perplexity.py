@@ -153,11 +153,16 @@ class _ZeroProbability(Exception):
         self.where = where
 
 
+def _dropped(x, where: str, ignore: str) -> bool:
+    """A null position: dropped under ignore_index, an InputError otherwise."""
+    if x is None and ignore == "none":
+        raise InputError(f"{where}: null position (set ignore_index to drop null positions)", item=where)
+    return x is None
+
+
 def _token_prob(x, where: str, ignore: str):
     """(a, b) for a probability p: a = 0, b = 1/p; None for a dropped null."""
-    if x is None:
-        if ignore == "none":
-            raise InputError(f"{where}: null position (set ignore_index to drop null positions)", item=where)
+    if _dropped(x, where, ignore):
         return None
     p = _number(x, where)
     if p is _NEG_INF or p < 0 or p > 1:
@@ -170,9 +175,7 @@ def _token_prob(x, where: str, ignore: str):
 
 def _token_logprob(x, where: str, ignore: str):
     """(a, b) for a natural-log probability l: a = -l, b = 1; None for a dropped null."""
-    if x is None:
-        if ignore == "none":
-            raise InputError(f"{where}: null position (set ignore_index to drop null positions)", item=where)
+    if _dropped(x, where, ignore):
         return None
     lp = _number(x, where)
     if lp is _NEG_INF:

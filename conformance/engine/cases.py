@@ -10,10 +10,9 @@ valid conventions, and every expected value re-derived by the oracle.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterator
 
 from oracle.conventions import ConventionError, InputError, _jsonable
 from oracle.exact import Undefined, parse_exact
@@ -82,7 +81,8 @@ def _schema_validator():
     return jsonschema.Draft202012Validator(schema)
 
 
-def load_file(path: Path, validate: bool = True) -> list[Case]:
+def _read_json(path: Path):
+    """The JSON of a case file; CaseFileError naming the file (and line) otherwise."""
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
@@ -90,6 +90,11 @@ def load_file(path: Path, validate: bool = True) -> list[Case]:
         raise CaseFileError(f"{path}: line {e.lineno} column {e.colno}: {e.msg}") from None
     except OSError as e:
         raise CaseFileError(f"{path}: {e.strerror}") from None
+    return data
+
+
+def load_file(path: Path, validate: bool = True) -> list[Case]:
+    data = _read_json(path)
     if validate:
         errors = sorted(_schema_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
         if errors:
@@ -114,13 +119,7 @@ def load_cases(paths=None, metric: str | None = None) -> list[Case]:
 def load_case_json(path: Path) -> Case:
     """A single case written as JSON (as `oracle CASE.json` and `compare` take), or a
     one-case file."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except json.JSONDecodeError as e:
-        raise CaseFileError(f"{path}: line {e.lineno} column {e.colno}: {e.msg}") from None
-    except OSError as e:
-        raise CaseFileError(f"{path}: {e.strerror}") from None
+    data = _read_json(path)
     if isinstance(data, dict) and "cases" in data:
         if len(data["cases"]) != 1:
             raise CaseFileError(f"{path}: holds {len(data['cases'])} cases; give one (or use `run`)")

@@ -9,7 +9,6 @@ means no setting does: a defect.
 from __future__ import annotations
 
 import itertools
-from fractions import Fraction
 from typing import Mapping
 
 from oracle.compare import Tolerance, compare_value

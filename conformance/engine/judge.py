@@ -17,7 +17,7 @@ from oracle.registry import get_metric
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
 from conformance.engine.explain import describe, explain, explanation
-from conformance.protocol import PRESENTATION_KNOBS, Configured, Skip, Unsupported
+from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
 
 
 @dataclass

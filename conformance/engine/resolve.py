@@ -29,10 +29,10 @@ def _entry_points() -> list:
 
 
 def _by_name(own: bool | None = None) -> dict:
-    """{name: entry point}: this project's adapters first (in pyproject order), then
-    third-party ones; a name registered by this project wins."""
+    """{name: entry point}: this project's adapters first, then third-party ones, each
+    in name order; a name registered by this project wins."""
     mine, others = {}, {}
-    for ep in _entry_points():
+    for ep in sorted(_entry_points(), key=lambda e: e.name):
         dist = getattr(getattr(ep, "dist", None), "name", None)
         (mine if dist and dist.lower().replace("_", "-") == _OWN_DISTRIBUTION else others).setdefault(ep.name, ep)
     if own is True:

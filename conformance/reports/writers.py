@@ -93,53 +93,50 @@ def _mark_signature(case_sig: str, lib_sig: str) -> str:
     return "|".join(f"*{x}*" if x not in b else x for x in a)
 
 
+def _pairs(d: dict, fmt: str) -> str:
+    return ", ".join(fmt.format(k=k, a=v[0], b=v[1]) for k, v in d.items())
+
+
+# the lines of a disagreement after its head, in order: (label, field, text of its value)
+_LINES = (
+    ("what", "description", str),
+    ("source", "source", str),
+    ("signature", "case_signature", None),   # marked against the adapter's, below
+    ("differs", "differing_knobs", lambda d: _pairs(d, "{k}: case {a} / library default {b}")),
+    ("material", "material", lambda d: _pairs(d, "{k}: canonical or case {a} / library {b}")),
+    ("immaterial", "immaterial", lambda d: _pairs(d, "{k} ({a} / {b}: same value on this input)")),
+    ("converted", "converted", lambda d: _pairs(d, "{k} {a} -> {b}")),
+    ("canonical", "case_exact", str),
+    ("statistic", "first_differing_statistic", str),
+    ("exact", "exact", str),
+    ("digits", "digits", str),
+    ("library", "library_value", repr),
+    ("distance", "comparison", None),
+    ("explanation", "explanation", str),
+    ("known", "known_title", str),
+    ("note", "message", str),
+    ("input", "inputs", lambda x: json.dumps(x, ensure_ascii=False)),
+    ("reproduce", "reproduce", str),
+)
+
+
 def describe_record(r: Record) -> list[str]:
     """The lines of a disagreement, for the console and Markdown."""
     lines = [f"{r.outcome.upper()} {r.adapter} {r.version} {r.metric} {r.kind} {r.test}"
              + (f" [{r.known_failure}]" if r.known_failure else "")]
-    if r.description:
-        lines.append(f"  what:        {r.description}")
-    if r.source:
-        lines.append(f"  source:      {r.source}")
-    if r.case_signature:
-        lines.append(f"  signature:   {_mark_signature(r.case_signature, r.adapter_signature)}")
-        if r.adapter_signature and r.adapter_signature != r.case_signature:
-            lines.append(f"  library's:   {r.adapter_signature}")
-    if r.differing_knobs:
-        lines.append("  differs:     " + ", ".join(f"{k}: case {v[0]} / library default {v[1]}"
-                                                   for k, v in r.differing_knobs.items()))
-    if r.material:
-        lines.append("  material:    " + ", ".join(f"{k}: canonical or case {v[0]} / library {v[1]}"
-                                                   for k, v in r.material.items()))
-    if r.immaterial:
-        lines.append("  immaterial:  " + ", ".join(f"{k} ({v[0]} / {v[1]}: same value on this input)"
-                                                   for k, v in r.immaterial.items()))
-    if r.converted:
-        lines.append("  converted:   " + ", ".join(f"{k} {v[0]} -> {v[1]}" for k, v in r.converted.items()))
-    if r.case_exact:
-        lines.append(f"  canonical:   {r.case_exact}")
-    if r.first_differing_statistic:
-        lines.append(f"  statistic:   {r.first_differing_statistic}")
-    if r.exact:
-        lines.append(f"  exact:       {r.exact}")
-    if r.digits:
-        lines.append(f"  digits:      {r.digits}")
-    if r.library_value is not None:
-        lines.append(f"  library:     {r.library_value!r}")
-    c = r.comparison or {}
-    if c:
-        lines.append(f"  distance:    abs {c.get('abs_err')}  rel {c.get('rel_err')}  ulps {c.get('ulps')}"
-                     f"  tolerance {r.tolerance}")
-    if r.explanation:
-        lines.append(f"  explanation: {r.explanation}")
-    if r.known_title:
-        lines.append(f"  known:       {r.known_title}")
-    if r.message:
-        lines.append(f"  note:        {r.message}")
-    if r.inputs is not None:
-        lines.append(f"  input:       {json.dumps(r.inputs, ensure_ascii=False)}")
-    if r.reproduce:
-        lines.append(f"  reproduce:   {r.reproduce}")
+    for label, name, text in _LINES:
+        value = getattr(r, name)
+        if value is None or (not value and name not in ("library_value", "inputs")):
+            continue
+        if name == "case_signature":
+            lines.append(f"  {'signature:':<13}{_mark_signature(value, r.adapter_signature)}")
+            if r.adapter_signature and r.adapter_signature != value:
+                lines.append(f"  {'library' + chr(39) + 's:':<13}{r.adapter_signature}")
+        elif name == "comparison":
+            lines.append(f"  {'distance:':<13}abs {value.get('abs_err')}  rel {value.get('rel_err')}  "
+                         f"ulps {value.get('ulps')}  tolerance {r.tolerance}")
+        else:
+            lines.append(f"  {label + ':':<13}{text(value)}")
     return lines
 
 
