@@ -487,3 +487,18 @@ def exact_json(x):
 
 def is_structured(x) -> bool:
     return isinstance(x, (list, tuple, dict))
+
+
+# names of release 0.1 that moved to oracle.certified; importable from here, with a
+# DeprecationWarning, until the next release (a runtime alias, not a dependency)
+_MOVED_TO_CERTIFIED = ("digits", "places", "interval", "to_float", "fraction_of", "round_fraction_sig",
+                       "round_fraction_places", "same_value", "digits_json", "to_sympy")
+
+
+def __getattr__(name: str):
+    if name in _MOVED_TO_CERTIFIED:
+        import importlib
+        import warnings
+        warnings.warn(f"oracle.exact.{name} moved to oracle.certified.{name}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module("oracle.certified"), name)
+    raise AttributeError(f"module 'oracle.exact' has no attribute {name!r}")

@@ -20,6 +20,8 @@ from oracle.exact import (Add, Exp, Log, Mul, Pow, Rat, Undefined, _rational_pow
 
 # ------------------------------------------------- reference power / product
 
+# oracle.exact.power as it was before its fast paths, kept here on purpose as the slow
+# reference the fast paths are tested against (so it repeats the shared branches)
 def reference_power(x, e):
     """x**e, the plain form: no shortcut for 0 < e < 1."""
     e = Fraction(e)

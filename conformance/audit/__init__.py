@@ -74,7 +74,8 @@ from conformance.audit.judge import VERDICTS, Audit, Row, audit, audit_claims
 from conformance.audit.render import main, render
 from conformance.audit.signatures import ClaimError, parse_sacrebleu, parse_trec_eval
 from conformance.audit.space import SPACES, knob_space
+from oracle.certified import TermMean
 
 __all__ = ["Figure", "Claim", "ClaimError", "Row", "Audit", "parse_figure", "resolve_metric", "parse_sacrebleu",
            "parse_trec_eval", "parse_claim", "read_claims", "audit", "audit_claims", "render", "main", "SPACES",
-           "ALIASES", "VERDICTS", "knob_space"]
+           "ALIASES", "VERDICTS", "knob_space", "TermMean"]

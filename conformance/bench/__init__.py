@@ -13,11 +13,14 @@ import subprocess
 import sys
 import time
 
-from conformance.bench.captions import _cider_workloads
-from conformance.bench.labelling import _labelling_workloads
+from conformance.bench.captions import _cider_workloads, coco_like
+from conformance.bench.labelling import _labelling_workloads, conll2003_like, flickr30k_like, imagenet_like
 from conformance.bench.ranking import _audit_workloads, _ranking_workloads
-from conformance.bench.text import _bleu_workloads, _wer_workloads
-from conformance.bench.workload import Workload  # noqa: F401 (public)
+from conformance.bench.text import _bleu_workloads, _wer_workloads, librispeech_like, newstest_like
+from conformance.bench.workload import Workload
+
+__all__ = ["Workload", "workloads", "measure", "main", "newstest_like", "librispeech_like", "coco_like",
+           "conll2003_like", "imagenet_like", "flickr30k_like"]
 
 
 
