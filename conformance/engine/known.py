@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
+from conformance.reports.records import decode_non_finite, encode_non_finite
+
 KNOWN_DIR = Path(__file__).resolve().parents[2] / "adapters" / "known_failures"
 _override: Path | None = None
 
@@ -48,7 +50,7 @@ class KnownFailure:
 
     def to_json(self) -> dict:
         d = {"id": self.id, "metric": self.metric, "kind": self.kind, "title": self.title,
-             "conventions": self.conventions, "inputs": _encode_inputs(self.inputs), "exact": self.exact,
+             "conventions": self.conventions, "inputs": encode_non_finite(self.inputs), "exact": self.exact,
              "library_value": _json_number(self.library_value), "explanation": self.explanation}
         if self.knobs:
             d["knobs"] = self.knobs
@@ -77,30 +79,9 @@ def _number(v):
     return v
 
 
-def _encode_inputs(v):
-    """Inputs as strict JSON: a non-finite float (a NaN score) becomes {"$float": "nan"}."""
-    if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
-        return {"$float": "nan" if v != v else ("inf" if v > 0 else "-inf")}
-    if isinstance(v, list):
-        return [_encode_inputs(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _encode_inputs(x) for k, x in v.items()}
-    return v
-
-
 def same_inputs(a, b) -> bool:
     """Equal inputs, a NaN equal to a NaN (a recorded NaN score is the same input)."""
-    return a == b or _encode_inputs(a) == _encode_inputs(b)
-
-
-def _decode_inputs(v):
-    if isinstance(v, dict):
-        if len(v) == 1 and "$float" in v and v["$float"] in _NON_FINITE:
-            return _NON_FINITE[v["$float"]]
-        return {k: _decode_inputs(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_decode_inputs(x) for x in v]
-    return v
+    return a == b or encode_non_finite(a) == encode_non_finite(b)
 
 
 def _json_number(v):
@@ -130,7 +111,7 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
         try:
             out.append(KnownFailure(
                 id=e["id"], adapter=adapter, metric=e["metric"], kind=e["kind"], title=e.get("title", ""),
-                conventions=e.get("conventions", {}), inputs=_decode_inputs(e["inputs"]), exact=e["exact"],
+                conventions=e.get("conventions", {}), inputs=decode_non_finite(e["inputs"]), exact=e["exact"],
                 library_value=_number(e.get("library_value")), explanation=e.get("explanation", ""),
                 knobs=e.get("knobs", {}), classifier=e.get("classifier"), cases=e.get("cases", []),
                 upstream=e.get("upstream"), property=e.get("property")))

@@ -50,14 +50,47 @@ class Record:
         return f"{self.adapter}::{self.metric}::{self.kind}::{self.test}"
 
     def to_json(self) -> dict:
-        d = asdict(self)
+        """The record as strict JSON data: a non-finite float (a NaN score, a library's
+        NaN) as {"$float": "nan"}."""
+        d = encode_non_finite(asdict(self))
         d["key"] = self.key
         return d
 
     @classmethod
     def from_json(cls, d: dict) -> "Record":
-        d = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        d = {k: decode_non_finite(v) for k, v in d.items() if k in cls.__dataclass_fields__}
         return cls(**d)
+
+
+_NON_FINITE = {"nan": float("nan"), "inf": float("inf"), "-inf": float("-inf")}
+
+
+def encode_non_finite(v):
+    """``v`` with every non-finite float as {"$float": "nan" | "inf" | "-inf"}, so that
+    it is strict JSON (RFC 8259 has no NaN)."""
+    if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+        return {"$float": "nan" if v != v else ("inf" if v > 0 else "-inf")}
+    if isinstance(v, (list, tuple)):
+        return [encode_non_finite(x) for x in v]
+    if isinstance(v, dict):
+        return {k: encode_non_finite(x) for k, x in v.items()}
+    return v
+
+
+def decode_non_finite(v):
+    """The inverse of ``encode_non_finite``."""
+    if isinstance(v, dict):
+        if len(v) == 1 and v.get("$float") in _NON_FINITE:
+            return _NON_FINITE[v["$float"]]
+        return {k: decode_non_finite(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [decode_non_finite(x) for x in v]
+    return v
+
+
+def json_line(obj) -> str:
+    """One line of strict JSON (non-finite floats encoded; other objects as their str)."""
+    return json.dumps(encode_non_finite(obj), ensure_ascii=False, default=str, allow_nan=False)
 
 
 def reproduce_command(adapter: str, metric: str, conventions: dict, inputs: dict | None,

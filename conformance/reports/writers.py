@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -21,7 +22,8 @@ from pathlib import Path
 from oracle.conventions import ORACLE_VERSION
 
 from conformance.protocol import OUTCOMES
-from conformance.reports.records import Record
+from conformance.reports.paths import STDOUT, check_output
+from conformance.reports.records import Record, json_line
 
 FORMAT = "metric-conformance-report"
 FORMAT_VERSION = 1
@@ -35,6 +37,13 @@ def header(adapters_info: list[dict], unavailable: list, args: dict) -> dict:
 
 
 def _atomic_write(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically (``-``: standard output); never a path
+    that names anything but a regular file (checked again at write time)."""
+    if str(path) == STDOUT:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    check_output(path, "report")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
@@ -48,10 +57,13 @@ def _atomic_write(path: Path, text: str) -> None:
         raise
 
 
+def jsonl_text(head: dict, records: list[Record]) -> str:
+    """The JSON lines report: the header, then one record per line, strict JSON."""
+    return "\n".join([json_line(head)] + [json_line(r.to_json()) for r in records]) + "\n"
+
+
 def write_jsonl(path, head: dict, records: list[Record]) -> None:
-    lines = [json.dumps(head, ensure_ascii=False)]
-    lines += [json.dumps(r.to_json(), ensure_ascii=False, default=str) for r in records]
-    _atomic_write(path, "\n".join(lines) + "\n")
+    _atomic_write(path, jsonl_text(head, records))
 
 
 def read_jsonl(path) -> tuple[dict, list[Record]]:
@@ -263,8 +275,6 @@ def write_all(records: list[Record], head: dict, jsonl=None, md=None, junit_path
     if junit_path:
         rendered.append((junit_path, junit(records, head)))
     if jsonl:
-        lines = [json.dumps(head, ensure_ascii=False)]
-        lines += [json.dumps(r.to_json(), ensure_ascii=False, default=str) for r in records]
-        rendered.append((jsonl, "\n".join(lines) + "\n"))
+        rendered.append((jsonl, jsonl_text(head, records)))
     for path, text in rendered:
         _atomic_write(Path(path), text)

@@ -1,0 +1,99 @@
+"""What the commands share: exit codes, usage errors, adapter loading, path checks, and
+reading a case from the command line."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conformance.engine.resolve import builtin_adapters, resolve_adapter
+from conformance.reports.paths import STDOUT
+
+
+EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def _progress_printer(stream):
+    tty = stream.isatty()
+
+    def show(msg: str):
+        if tty:
+            stream.write("\r\033[K" + msg[:200])
+        else:
+            stream.write(msg + "\n")
+        stream.flush()
+    return show
+
+
+def _load_adapters(names: list[str] | None):
+    if not names:
+        available, unavailable = builtin_adapters()
+        available = {a.name: a for a in available}
+        return available, {n: n for n in available}, unavailable
+    out, specs, unavailable = {}, {}, []
+    for n in names:
+        try:
+            a = resolve_adapter(n)
+        except (ImportError, AttributeError, ValueError, KeyError, TypeError) as e:
+            raise UsageError(f"--adapter {n}: {e}") from None
+        ok, why = a.available()
+        if not ok:
+            unavailable.append((a.name, why))
+            continue
+        out[a.name] = a
+        specs[a.name] = n
+    return out, specs, unavailable
+
+
+def _known_dir(args):
+    from conformance.engine.known import set_directory
+    if getattr(args, "known_dir", None):
+        set_directory(args.known_dir)
+
+
+def _check_paths(args) -> None:
+    """Every output path and input file of a run, before it starts."""
+    from conformance.reports.paths import check_input, check_output
+    try:
+        for flag, path in (("--report", args.report), ("--markdown", args.markdown), ("--junit", args.junit)):
+            check_output(path, flag)
+        outs = [str(p) for p in (args.report, args.markdown, args.junit) if p and str(p) != STDOUT]
+        if len(set(outs)) < len(outs):
+            raise ValueError("--report, --markdown and --junit name the same file")
+        if args.track:
+            check_input(args.track, "--track")
+        for path in args.cases or []:
+            check_input(path, "--cases")
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _case_from_args(args):
+    from conformance.engine.cases import load_case_json, load_cases, case_files, Case
+    if args.case:
+        ref = args.case
+        if "#" in ref:
+            fname, cid = ref.split("#", 1)
+            path = Path(fname)
+            candidates = [path] if path.exists() else [p for p in case_files() if p.name == path.name]
+            if not candidates:
+                raise UsageError(f"{fname}: no such case file")
+            for c in load_cases(candidates):
+                if c.id == cid:
+                    return c
+            raise UsageError(f"{ref}: no case with id {cid}")
+        p = Path(ref)
+        if not p.exists():
+            raise UsageError(f"{ref}: no such file")
+        return load_case_json(p)
+    if not args.metric or args.inputs is None:
+        raise UsageError("give CASE.json (or FILE#ID), or --metric with --inputs")
+    try:
+        inputs = json.loads(args.inputs)
+        conventions = json.loads(args.conventions) if args.conventions else {}
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--inputs/--conventions: not JSON: {e}") from None
+    return Case("adhoc", "", {}, [], args.metric, conventions, inputs, {}, "command line")

@@ -1,0 +1,86 @@
+"""Report paths are checked before a run starts, a report never replaces what a
+non-file path names, ``-`` writes to standard output, and reports are strict JSON."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+import time
+
+import pytest
+
+from conformance.cli import main
+from conformance.reports.paths import check_output
+from conformance.reports.records import Record, decode_non_finite, json_line
+from conformance.reports.writers import read_jsonl, write_jsonl
+
+
+def _refused(capsys, *argv) -> str:
+    t0 = time.perf_counter()
+    rc = main(["run", "--adapter", "jiwer", "--metric", "wer", "--examples", "2", "--quiet", *argv])
+    assert rc == 2
+    assert time.perf_counter() - t0 < 5       # refused before any library call
+    return capsys.readouterr().err
+
+
+def test_a_device_is_refused_up_front_and_left_alone(capsys):
+    before = os.stat("/dev/null")
+    err = _refused(capsys, "--report", "/dev/null")
+    assert "--report /dev/null: is a character device" in err
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
+
+
+def test_a_fifo_a_folder_and_a_symlink_are_refused(tmp_path, capsys):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert "is a FIFO" in _refused(capsys, "--report", str(fifo))
+    assert "is a folder" in _refused(capsys, "--markdown", str(tmp_path))
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    assert "is a symbolic link" in _refused(capsys, "--junit", str(link))
+    assert target.read_text() == "keep me" and link.is_symlink()
+
+
+def test_a_missing_track_file_and_two_outputs_on_one_file_are_refused(tmp_path, capsys):
+    assert "--track" in _refused(capsys, "--track", str(tmp_path / "nope.jsonl"))
+    same = str(tmp_path / "r.out")
+    assert "name the same file" in _refused(capsys, "--report", same, "--markdown", same)
+
+
+def test_an_unwritable_folder_is_refused(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.access(locked, os.W_OK):
+            pytest.skip("running as a user who can write anywhere (root)")
+        with pytest.raises(ValueError, match="not writable"):
+            check_output(locked / "r.jsonl", "--report")
+    finally:
+        locked.chmod(0o700)
+
+
+def test_a_report_on_standard_output(capsys):
+    rc = main(["run", "--adapter", "jiwer", "--metric", "wer", "--examples", "2", "--quiet", "--report", "-"])
+    out, err = capsys.readouterr()
+    lines = [json.loads(l) for l in out.splitlines() if l.strip()]
+    assert rc == 0 and lines[0]["format"] == "metric-conformance-report" and len(lines) > 1
+    assert "wer" in err          # the summary table went to standard error
+
+
+def test_reports_are_strict_json_and_keep_non_finite_values(tmp_path):
+    r = Record(adapter="a", library="l", version="1", metric="ndcg", kind="property", test="oracle-equal",
+               outcome="fail", library_value=float("nan"),
+               inputs={"qrels": {"q": {"d": 1}}, "run": {"q": {"d": float("inf")}}})
+    line = json_line(r.to_json())
+    assert "NaN" not in line and "Infinity" not in line
+    json.loads(line, parse_constant=lambda c: pytest.fail(f"bare {c} in a report"))
+    path = tmp_path / "r.jsonl"
+    write_jsonl(path, {"format": "metric-conformance-report"}, [r])
+    _, (back,) = read_jsonl(path)
+    assert math.isnan(back.library_value) and back.inputs["run"]["q"]["d"] == math.inf
+    assert decode_non_finite({"$float": "-inf"}) == -math.inf
