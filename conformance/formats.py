@@ -100,7 +100,7 @@ def _read_text(path) -> str:
     except OSError as e:
         raise FormatError(path, None, f"cannot read: {e.strerror}") from None
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")   # a byte-order mark at the start is stripped
     except UnicodeDecodeError as e:
         line = data[:e.start].count(b"\n") + 1
         raise FormatError(path, line, f"not UTF-8 text ({e.reason})") from None

@@ -8,7 +8,9 @@ Formats (trec_eval's get_qrels.c and get_trec_results.c):
   is a number, kept as its text so the oracle reads it exactly ("0.1" is
   1/10), or converted with ``float()`` (``scores="float"``, what trec_eval's
   ``atof`` does).
-- blank lines and lines starting with ``#`` are skipped.
+- blank lines and lines starting with ``#`` are skipped; a UTF-8 byte-order
+  mark at the start of a file is stripped (every reader of this project does so:
+  left in, it would become part of the first query id).
 - JSON: ``{"qrels": {...}, "run": {...}}`` as the ranking metrics take it.
 
 Differences from trec_eval, on purpose: trec_eval reads a run line with more
@@ -100,7 +102,7 @@ class TrecFormatError(InputError):
 
 def _open(path):
     try:
-        return open(path, "r", encoding="utf-8", newline=None)
+        return open(path, "r", encoding="utf-8-sig", newline=None)
     except OSError as e:
         raise TrecFormatError(path, None, f"cannot read: {e.strerror}") from None
 

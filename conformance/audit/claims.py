@@ -329,7 +329,7 @@ def read_claims(path) -> list[Claim]:
     """Every claim of a claims file (errors name the file and line)."""
     p = Path(path)
     try:
-        lines = p.read_text(encoding="utf-8").splitlines()
+        lines = p.read_text(encoding="utf-8-sig").splitlines()
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror}", item=str(path)) from None
     except UnicodeDecodeError as e:

@@ -84,7 +84,7 @@ def _schema_validator():
 def _read_json(path: Path):
     """The JSON of a case file; CaseFileError naming the file (and line) otherwise."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             data = json.load(f)
     except json.JSONDecodeError as e:
         raise CaseFileError(f"{path}: line {e.lineno} column {e.colno}: {e.msg}") from None

@@ -104,7 +104,7 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
     path = known_path(adapter, where)
     if not path.exists():
         return []
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:
         data = json.load(f)
     out = []
     for i, e in enumerate(data.get("entries", [])):

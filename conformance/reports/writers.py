@@ -67,7 +67,7 @@ def write_jsonl(path, head: dict, records: list[Record]) -> None:
 
 
 def read_jsonl(path) -> tuple[dict, list[Record]]:
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:
         lines = [l for l in f if l.strip()]
     if not lines:
         raise ValueError(f"{path}: empty report")
