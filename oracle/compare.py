@@ -79,18 +79,52 @@ def _abs_fraction_bounds(x, f) -> tuple[Fraction, Fraction]:
     return (min(lo, hi), max(lo, hi)) if not (lo <= 0 <= hi) else (Fraction(0), max(lo, hi))
 
 
+def as_number(v):
+    """A library's scalar as a Python number: a NumPy or torch scalar, or a 0-d array or
+    tensor, at its binary value (exactly); ints, floats and Fractions as they are;
+    anything else unchanged (duck-typed: this module imports no library)."""
+    if v is None or isinstance(v, (bool, int, float, Fraction)):
+        return v
+    if getattr(v, "shape", None) == () and callable(getattr(v, "item", None)):
+        try:
+            v = v.item()
+        except Exception:
+            return v
+    if not isinstance(v, (bool, int, float, Fraction)) and isinstance(v, numbers.Real):
+        v = float(v)
+    return v
+
+
+def not_a_number(value) -> str:
+    """'' when ``value`` is what a metric returns (a number, None for no value, or lists and
+    dicts of them); otherwise what it is instead, naming the type and where."""
+    def walk(v, where):
+        if isinstance(v, (list, tuple)):
+            for i, x in enumerate(v):
+                yield from walk(x, f"{where}[{i}]")
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                yield from walk(x, f"{where}[{k!r}]")
+        else:
+            n = as_number(v)
+            if n is not None and (isinstance(n, bool) or not isinstance(n, (int, float, Fraction))):
+                yield f"{where or 'the value'} is a {type(v).__module__}.{type(v).__qualname__}, not a number"
+    return next(walk(value, ""), "")
+
+
 def compare(library_value, exact, tol: Tolerance) -> Comparison:
     """Classify a library's value against an exact value under ``tol``."""
     if isinstance(exact, Undefined):
         lib_undef = library_value is None or (isinstance(library_value, float) and math.isnan(library_value))
         return Comparison("both-undefined" if lib_undef else "undefined-mismatch",
                           None if library_value is None else float(library_value), None, "-", "-", None, tol)
-    if library_value is not None and not isinstance(library_value, (bool, int, float, Fraction)) \
-            and isinstance(library_value, numbers.Real):
-        library_value = float(library_value)   # a NumPy or torch scalar: its binary value, exactly
+    library_value = as_number(library_value)
     if library_value is None or not isinstance(library_value, (int, float, Fraction)) or isinstance(library_value, bool):
         return Comparison("undefined-mismatch", None, to_float(exact), "-", "-", None, tol)
-    f = float(library_value)
+    try:
+        f = float(library_value)
+    except OverflowError:   # an int or Fraction beyond the double range: far outside any tolerance
+        return Comparison("outside", math.inf if library_value > 0 else -math.inf, to_float(exact), "inf", "inf", None, tol)
     if math.isnan(f) or math.isinf(f):
         return Comparison("outside", f, to_float(exact), "inf", "inf", None, tol)
     nearest = to_float(exact)

@@ -32,9 +32,8 @@ def _float32_agrees(library_value, exact) -> bool:
         return any(_float32_agrees(library_value, v) for v in exact.values)
     if isinstance(library_value, bool) or not isinstance(library_value, (int, float)):
         return False
-    v = float(library_value)
     try:
-        x = to_float(exact)
+        v, x = float(library_value), to_float(exact)
     except Exception:
         return False
     if not (math.isfinite(v) and math.isfinite(x)) or _float32(v) != v:
@@ -322,7 +321,10 @@ def arithmetic_signatures(library_value, exact, stats: Mapping | None = None) ->
     if is_structured(exact) or isinstance(exact, (Undefined, Admissible)) or isinstance(library_value, bool) \
             or not isinstance(library_value, (int, float)):
         return []
-    v = float(library_value)
+    try:
+        v = float(library_value)
+    except OverflowError:   # an integer beyond the double range has no arithmetic fingerprint
+        return []
     if math.isnan(v) or math.isinf(v):
         return []
     out = []

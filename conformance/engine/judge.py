@@ -6,7 +6,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from oracle.compare import Comparison, compare_value
+from oracle.compare import Comparison, compare_value, not_a_number
 from oracle.conventions import ConventionError, InputError, _jsonable
 import json
 
@@ -90,6 +90,11 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
                                    f"({exact_text if len(exact_text) < 80 else exact_text[:77] + '...'}): "
                                    "no knob setting explains a crash, a defect",
                        message=tb, oracle_result=result)
+    wrong = not_a_number(out.value)
+    if wrong:
+        return Verdict("error", exact_text, dig, library_value=repr(out.value)[:200],
+                       explanation=f"the library returned a non-number: {wrong}", message=wrong,
+                       oracle_result=result)
     tol = adapter.tolerance(metric)
     cmp = compare_value(out.value, result.value, tol)
     stat_diff = first_stat_difference(result.stats, out.stats)

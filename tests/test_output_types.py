@@ -1,0 +1,48 @@
+"""Values as libraries return them are classified, never a crash of the engine: Python
+Fractions and big integers exactly, NumPy scalars and 0-d arrays of every width at
+their binary value, and a non-number as an error naming its type."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from conformance.engine.judge import judge
+from conformance.functions import implementation
+from oracle.compare import Tolerance, compare_value, not_a_number
+
+INPUTS = {"y_true": [1, 0, 1, 1], "y_pred": [1, 0, 0, 1]}   # accuracy 3/4, by hand
+
+
+def _verdict(value):
+    fn = implementation("accuracy")(lambda inputs: value)
+    a = fn.adapter
+    return judge(a, "accuracy", a.profile("accuracy"), INPUTS, explain_it=False)
+
+
+@pytest.mark.parametrize("value", [Fraction(3, 4), 0.75, np.float64(0.75), np.float32(0.75), np.float16(0.75),
+                                   np.array(0.75), np.longdouble(0.75)])
+def test_numbers_equal_to_three_quarters_agree(value):
+    assert _verdict(value).status == "agree"
+
+
+@pytest.mark.parametrize("value", [Fraction(3, 5), 10 ** 400, -(10 ** 400), np.int64(1), np.float32(1.0)])
+def test_numbers_that_differ_disagree(value):
+    assert _verdict(value).status == "disagree"
+
+
+@pytest.mark.parametrize("value,kind", [(object(), "builtins.object"), ("0.75", "builtins.str"),
+                                        (True, "builtins.bool"), ([0.75, "x"], "builtins.str"),
+                                        (1 + 0j, "builtins.complex")])
+def test_a_non_number_is_an_error_naming_its_type(value, kind):
+    v = _verdict(value)
+    assert v.status == "error" and kind in v.message and "not a number" in v.message
+
+
+def test_compare_takes_big_integers_and_zero_d_arrays():
+    tol = Tolerance(ulps=8)
+    assert compare_value(10 ** 400, Fraction(3, 4), tol).verdict == "outside"
+    assert compare_value(np.array(0.75), Fraction(3, 4), tol).agrees
+    assert not_a_number({"a": [1, None, np.int32(2)]}) == ""
+    assert "['a'][1]" in not_a_number({"a": [1, "two"]})
