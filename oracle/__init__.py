@@ -4,7 +4,8 @@ Imports nothing it judges; sympy and mpmath are imported lazily.
 """
 from .conventions import ConventionError, InputError, Knob, Metric, Result
 from .certified import digits, places, to_float
-from .exact import Admissible, Expr, Undefined, exact_str, parse_exact
+from .exact import Admissible, Expr, Undefined, exact_str
+from .parse import parse_exact
 from .many import Refused, compute_settings
 from .registry import compute, get_metric, metric_names
 

@@ -13,16 +13,16 @@ core in ``oracle.certified``.
 """
 from __future__ import annotations
 
-import ast
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Union
 
+
 __all__ = [
     "Undefined", "Expr", "Rat", "Exp", "Log", "Add", "Mul", "Pow", "Composite", "Admissible",
     "Exact", "as_expr", "exp", "log", "power", "product", "total", "is_rational", "rational_value",
-    "exact_str", "parse_exact", "exact_json", "is_structured", "CertificationError",
+    "exact_str", "exact_json", "is_structured", "CertificationError",
 ]
 
 
@@ -400,60 +400,6 @@ def exact_str(x) -> str:
     raise TypeError(f"not an exact value: {x!r}")
 
 
-# ------------------------------------------------------------------- parsing
-
-def parse_exact(text: str) -> Exact:
-    """Parse the canonical text form back ('3/4', 'exp(-1/5)*(3/4)**(1/2)', 'log(2)').
-
-    Only integers, + - * / **, exp(), log() and sqrt() are accepted; anything else
-    raises ValueError naming the offending piece.
-    """
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"exact value must be a non-empty string, got {text!r}")
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as e:
-        raise ValueError(f"cannot parse exact value {text!r}: {e.msg}") from None
-    return _ev(tree.body, text)
-
-
-def _ev(node, text):
-    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-        return Fraction(node.value)
-    if isinstance(node, ast.Constant) and isinstance(node.value, float):
-        raise ValueError(f"{text!r}: decimal literal {node.value!r} is not exact; write a fraction")
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        v = _ev(node.operand, text)
-        return -as_expr(v) if isinstance(node.op, ast.USub) and isinstance(v, Expr) else (-v if isinstance(node.op, ast.USub) else v)
-    if isinstance(node, ast.BinOp):
-        a, b = _ev(node.left, text), _ev(node.right, text)
-        if isinstance(node.op, ast.Add):
-            return total([a, b])
-        if isinstance(node.op, ast.Sub):
-            return total([a, product([Fraction(-1), b])])
-        if isinstance(node.op, ast.Mult):
-            return product([a, b])
-        if isinstance(node.op, ast.Div):
-            if isinstance(b, Fraction):
-                if b == 0:
-                    raise ValueError(f"{text!r}: division by zero")
-                return product([a, 1 / b])
-            return product([a, power(b, -1)])
-        if isinstance(node.op, ast.Pow):
-            if not isinstance(b, Fraction):
-                raise ValueError(f"{text!r}: exponents must be rational")
-            return power(a, b)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and not node.keywords:
-        arg = _ev(node.args[0], text)
-        if node.func.id == "exp":
-            return exp(arg)
-        if node.func.id == "log":
-            return log(arg)
-        if node.func.id == "sqrt":
-            return power(arg, Fraction(1, 2))
-    raise ValueError(f"{text!r}: unsupported piece {ast.unparse(node)!r} (allowed: integers, + - * / **, exp, log, sqrt)")
-
-
 # ---------------------------------------------------------- admissible sets
 
 @dataclass(frozen=True)
@@ -496,6 +442,11 @@ _MOVED_TO_CERTIFIED = ("digits", "places", "interval", "to_float", "fraction_of"
 
 
 def __getattr__(name: str):
+    if name == "parse_exact":
+        import importlib
+        import warnings
+        warnings.warn("oracle.exact.parse_exact moved to oracle.parse.parse_exact", DeprecationWarning, stacklevel=2)
+        return importlib.import_module("oracle.parse").parse_exact
     if name in _MOVED_TO_CERTIFIED:
         import importlib
         import warnings

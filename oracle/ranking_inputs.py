@@ -10,7 +10,7 @@ from itertools import repeat
 from operator import sub
 
 from .conventions import InputError
-from .trec import ScoreTexts
+from .trec import MAX_SCORE_EXPONENT, ScoreTexts, _exponent_ok
 
 
 # ------------------------------------------------------------- validation
@@ -27,6 +27,11 @@ def _bad_score(where: str, s) -> InputError:
         return InputError(f"{where}: score {s!r} is not a finite number (write '0.25', '1/3', '-2')", item=where)
     return InputError(f"{where}: expected a number or a numeric string as score, got {type(s).__name__}",
                       item=where)
+
+
+def _too_large(where: str, s) -> InputError:
+    return InputError(f"{where}: score {s!r} has a decimal exponent beyond +-{MAX_SCORE_EXPONENT}, which is not "
+                      "read exactly", item=where)
 
 
 def _exact(s) -> Fraction:
@@ -46,12 +51,16 @@ def _check_score(s, where: str) -> None:
     if isinstance(s, Decimal):
         if not s.is_finite():
             raise _bad_score(where, s)
+        if not _exponent_ok(s):
+            raise _too_large(where, s)
         return
     if t is int or isinstance(s, Fraction):
         return
     if isinstance(s, str):
         if "_" in s:
             raise _bad_score(where, s)
+        if not _exponent_ok(s):
+            raise _too_large(where, s)
         try:
             if math.isfinite(float(s)):
                 return
@@ -143,7 +152,9 @@ def _prepare_ranking(q, ranking, dup: str) -> _Ranking:
             texts = list(ranking.values())
             try:
                 rounded = list(map(float, texts))
-                ok = math.isfinite(sum(rounded)) and "_" not in "".join(texts)
+                joined = "".join(texts)
+                ok = math.isfinite(sum(rounded)) and "_" not in joined and (
+                    ("e" not in joined and "E" not in joined) or all(map(_exponent_ok, texts)))
             except (ValueError, OverflowError):
                 ok = False
             if ok:

@@ -12,6 +12,7 @@ from itertools import chain, compress, repeat
 from math import comb, lcm
 from operator import itemgetter, mul
 
+from .conventions import InputError
 from .exact import Mul, Rat, log, power, product, total
 from .ranking_inputs import _Ranking, _exact
 
@@ -21,6 +22,11 @@ _SHORTCUTS = True
 
 
 # ---------------------------------------------------------- query profile
+
+
+# the largest |grade| whose exponential gain 2**g - 1 is computed (an integer of about
+# 4096 bits; graded judgements in use stay below 10)
+MAX_EXPONENTIAL_GRADE = 4096
 
 
 def gain_of(grade: int, settings: dict) -> Fraction:
@@ -36,6 +42,9 @@ def gain_of(grade: int, settings: dict) -> Fraction:
         return Fraction(0)
     if mode == "linear":
         return Fraction(grade)
+    if abs(grade) > MAX_EXPONENTIAL_GRADE:
+        raise InputError(f"qrels: grade {grade}: the exponential gain 2**g - 1 is computed exactly only for "
+                         f"|g| <= {MAX_EXPONENTIAL_GRADE}", item="qrels")
     return Fraction(2) ** grade - 1
 
 

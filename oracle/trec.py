@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from decimal import Decimal
 from fractions import Fraction
 
 from .conventions import InputError
@@ -158,11 +160,28 @@ def read_qrels(path) -> dict:
     return qrels
 
 
+# the largest decimal exponent a score is read with exactly: 10**4000 is far beyond the
+# double range (10**308) and still a small Fraction; beyond it, an InputError (expanding
+# 1e999999999 into an integer of a billion digits would never finish)
+MAX_SCORE_EXPONENT = 4000
+_EXPONENT = re.compile(r"[eE]([+-]?\d+)\s*$")
+
+
+def _exponent_ok(s) -> bool:
+    """Whether a score's decimal exponent is within MAX_SCORE_EXPONENT (a text or a Decimal)."""
+    if isinstance(s, Decimal):
+        return abs(s.adjusted()) <= MAX_SCORE_EXPONENT
+    m = _EXPONENT.search(s)
+    return m is None or len(m.group(1)) <= 6 and abs(int(m.group(1))) <= MAX_SCORE_EXPONENT
+
+
 def _score_value(text: str, as_float: bool):
     """The score as text (validated) or as a float; None when it is not a finite number."""
     try:
         f = float(text)
     except ValueError:
+        return None
+    if not _exponent_ok(text):
         return None
     if f - f != 0 or "_" in text:  # nan, inf, or a huge exact number that overflows a float
         if "_" in text:
@@ -225,7 +244,9 @@ def _add_block(path, run: dict, q: str, docs: list, vals: list, as_float: bool, 
     """Add one query's consecutive lines to ``run``."""
     try:
         fv = list(map(float, vals))
-        ok = math.isfinite(sum(fv)) and "_" not in "".join(vals)
+        joined = "".join(vals)
+        ok = math.isfinite(sum(fv)) and "_" not in joined and (
+            ("e" not in joined and "E" not in joined) or all(map(_exponent_ok, vals)))
     except ValueError:
         ok = False
     if not ok:
@@ -233,7 +254,9 @@ def _add_block(path, run: dict, q: str, docs: list, vals: list, as_float: bool, 
         for d, s in zip(docs, vals):
             v = _score_value(s, True)
             if v is None and _score_value(s, as_float) is None:
-                raise TrecFormatError(path, _locate(path, q, d, s), f"score {s!r} is not a finite number")
+                why = ("is not a finite number" if _exponent_ok(s) else
+                       f"has a decimal exponent beyond +-{MAX_SCORE_EXPONENT}, which is not read exactly")
+                raise TrecFormatError(path, _locate(path, q, d, s), f"score {s!r} {why}")
             fv.append(v)
     values = fv if as_float else vals
     if duplicates == "keep":

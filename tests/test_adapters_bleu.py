@@ -12,7 +12,8 @@ from conformance.engine.judge import judge  # noqa: E402
 from conformance.engine.known import KnownIndex, load_known
 from conformance.protocol import Configured, Skip, Unsupported
 from oracle.compare import compare
-from oracle.exact import Undefined, exact_str, parse_exact
+from oracle.exact import Undefined, exact_str
+from oracle.parse import parse_exact
 from oracle.certified import same_value
 from oracle.registry import get_metric
 from tests.adapter_helpers import (configure as _configure, run as _run, known_file, is_invalid_entry,

@@ -18,7 +18,7 @@ from conformance.engine.known import load_known, same_library_value  # noqa: E40
 from conformance.protocol import Configured, Skip, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402
 from oracle.error_rates import characters, words  # noqa: E402
-from oracle.exact import parse_exact
+from oracle.parse import parse_exact
 from oracle.certified import same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
 

@@ -13,7 +13,8 @@ from adapters.pycocoevalcap import epsilon_bleu  # noqa: E402
 from conformance.engine.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Skip, Unsupported  # noqa: E402
 from oracle.compare import compare  # noqa: E402
-from oracle.exact import Undefined, exact_str, parse_exact
+from oracle.exact import Undefined, exact_str
+from oracle.parse import parse_exact
 from oracle.certified import same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
 from tests.adapter_helpers import (configure as _configure, run as _run, known_file, is_invalid_entry,

@@ -20,7 +20,8 @@ from conformance.engine.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402
 from oracle.conventions import InputError, _jsonable  # noqa: E402
-from oracle.exact import Undefined, exact_json, exact_str, parse_exact
+from oracle.exact import Undefined, exact_json, exact_str
+from oracle.parse import parse_exact
 from oracle.certified import same_value  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
 from oracle.chunks import SCHEMES, parse_tag, read_chunks  # noqa: E402

@@ -6,7 +6,7 @@ import pytest
 
 from conformance.engine.cases import (CaseFileError, case_files, check_cases, load_cases, load_file, rederive,
                                       printed_matches)
-from oracle.exact import parse_exact
+from oracle.parse import parse_exact
 
 
 def test_every_golden_file_checks_clean():

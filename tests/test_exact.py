@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from oracle.compare import Tolerance, compare, ulp_distance
-from oracle.exact import Undefined, exact_str, exp, log, parse_exact, power, product, total
+from oracle.exact import Undefined, exact_str, exp, log, power, product, total
+from oracle.parse import parse_exact
 from oracle.certified import digits, places, same_value, to_float, to_sympy
 
 # Published constants (OEIS A001113, A002162, A002193), independent of this code.

@@ -10,7 +10,8 @@ from hypothesis import assume, given, strategies as st
 
 from oracle.bleu import BLEU, SENTENCE_BLEU, reference_length, segment_stats
 from oracle.conventions import ConventionError, InputError
-from oracle.exact import Undefined, is_rational, parse_exact, rational_value
+from oracle.exact import Undefined, is_rational, rational_value
+from oracle.parse import parse_exact
 from oracle.certified import digits, interval, to_sympy
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "topics" / "bleu.json"

@@ -15,7 +15,8 @@ from conformance.strategies.multimodal import caption_inputs
 from oracle import ConventionError, InputError, compute
 from oracle.cider_sum import CiderSum
 from oracle.certified import digits, interval, same_value
-from oracle.exact import exact_str, parse_exact
+from oracle.exact import exact_str
+from oracle.parse import parse_exact
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = load_file(GOLDEN / "topics" / "cider.json")

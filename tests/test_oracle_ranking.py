@@ -16,7 +16,8 @@ from conformance.engine.cases import load_file, rederive
 from conformance.strategies.ranking import COMMON_KNOBS, METRIC_KNOBS, ranking_inputs
 from oracle import ConventionError, InputError, Undefined, compute, get_metric
 from oracle.certified import digits
-from oracle.exact import exact_str, parse_exact
+from oracle.exact import exact_str
+from oracle.parse import parse_exact
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 FILES = [GOLDEN / "documents" / "004_2f957d850e34831f.json", GOLDEN / "topics" / "ranking.json"]

@@ -15,7 +15,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from oracle.conventions import ConventionError, InputError, _jsonable
-from oracle.exact import Undefined, parse_exact
+from oracle.exact import Undefined
+from oracle.parse import parse_exact
 from oracle.certified import places, same_value
 from oracle.registry import get_metric
 
