@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from conformance.engine.isolation import DEFAULT_MEMORY, DEFAULT_TIMEOUT, Limits
 from conformance.engine.resolve import builtin_adapters
 from conformance.reports.paths import STDOUT
 from conformance.cli_common import (EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, UsageError, _case_from_args, _check_paths,
@@ -33,8 +34,11 @@ def cmd_run(args) -> int:
         return EXIT_USAGE
     jobs = args.jobs if args.jobs else default_jobs()
     progress = None if args.quiet else _progress_printer(sys.stderr)
+    if args.timeout <= 0 or args.memory <= 0:
+        raise UsageError("--timeout and --memory must be positive")
+    limits = Limits(timeout=args.timeout, memory=int(args.memory * 1024 ** 2), enabled=not args.no_isolation)
     records = run_all(adapters, specs, metrics=args.metric, examples=args.examples, jobs=jobs,
-                      case_paths=args.cases, progress=progress)
+                      case_paths=args.cases, progress=progress, limits=limits)
     if progress and sys.stderr.isatty():
         sys.stderr.write("\n")
     head = R.header([a.info().to_json() for a in adapters.values()], unavailable,
@@ -233,6 +237,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--verbose", action="store_true", help="print known failures in full")
     r.add_argument("--quiet", action="store_true", help="no progress display")
     r.add_argument("--known-dir", help="known-failure lists of your own adapters (default: adapters/known_failures)")
+    r.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                   help="seconds a library call may take before its worker is killed (default %(default)g)")
+    r.add_argument("--memory", type=float, default=DEFAULT_MEMORY / 1024 ** 2,
+                   help="MB of resident memory a library's worker may use (default %(default)g)")
+    r.add_argument("--no-isolation", action="store_true",
+                   help="call the libraries in the engine's own process (no worker, no limits)")
     r.set_defaults(fn=cmd_run)
 
     l = sub.add_parser("list", help="metrics with their knobs, adapters with versions")

@@ -8,7 +8,9 @@
   library adapter, or a function registered with
   ``conformance.functions.implementation``). A disagreement fails the item
   with the full report entry; a known failure is an expected failure (xfail);
-  with ``--metric-strict`` a known failure that passes fails.
+  with ``--metric-strict`` a known failure that passes fails. Library calls run
+  in a worker process (``--metric-timeout``, ``--metric-memory``): a library that
+  exits, crashes or hangs fails its item and the session goes on.
 - The ``metric_outputs_regression`` fixture (built on pytest-regressions)
   records a library's outputs on the golden inputs and fails when a new
   version of the library changes them.
@@ -33,6 +35,10 @@ def pytest_addoption(parser):
                 help="judge this adapter or @implementation function (package.module:object; repeatable)")
     g.addoption("--metric-examples", type=int, default=50, help="hypothesis examples per property (default 50)")
     g.addoption("--metric-strict", action="store_true", help="a known failure that passes fails")
+    g.addoption("--metric-timeout", type=float, default=None,
+                help="seconds a library call may take before its worker process is killed")
+    g.addoption("--metric-memory", type=float, default=None,
+                help="MB of resident memory a library's worker process may use")
 
 
 def pytest_configure(config):
@@ -99,6 +105,7 @@ def pytest_collection_modifyitems(session, config, items):
         return
     from conformance.engine.cases import load_cases
     from conformance.engine.known import load_known
+    from conformance.engine.isolation import DEFAULT_MEMORY, DEFAULT_TIMEOUT, Limits, isolated
     from conformance.engine.properties import property_names
     examples = config.getoption("--metric-examples")
     strict = config.getoption("--metric-strict")
@@ -111,6 +118,9 @@ def pytest_collection_modifyitems(session, config, items):
         ok, why = a.available()
         if not ok:
             raise pytest.UsageError(f"--metric-adapter {spec}: {why}")
+        a = isolated(a, Limits(timeout=config.getoption("--metric-timeout") or DEFAULT_TIMEOUT,
+                               memory=int((config.getoption("--metric-memory") or DEFAULT_MEMORY / 1024 ** 2)
+                                          * 1024 ** 2)))
         for metric in a.metrics():
             for c in cases:
                 if c.metric == metric:

@@ -16,6 +16,7 @@ from oracle.registry import get_metric
 from conformance.engine.cases import Case, load_cases
 from conformance.engine.judge import judge_case
 from conformance.engine.divergence import divergent_knobs, run_divergences
+from conformance.engine.isolation import Limits, isolated
 from conformance.engine.known import KnownIndex, load_known
 from conformance.engine.plans import plan_for
 from conformance.engine.properties import property_names, run_property
@@ -191,8 +192,17 @@ def _init_worker(specs: dict):
         _ADAPTERS[name] = resolve_adapter(spec)
 
 
-def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None = None) -> list[Record]:
+_ISOLATED: dict = {}   # adapter name -> its isolated wrapper in this process (workers reused)
+
+
+def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None = None,
+             limits: Limits | None = None) -> list[Record]:
     a = (adapters or _ADAPTERS)[unit.adapter]
+    if limits is not None and limits.enabled:
+        key = (unit.adapter, limits)
+        if key not in _ISOLATED:
+            _ISOLATED[key] = isolated(a, limits)
+        a = _ISOLATED[key]
     known = KnownIndex(a, load_known(a.name))
     try:
         if unit.part == "golden":
@@ -210,7 +220,11 @@ def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None =
 
 
 def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs: int = 1,
-            case_paths=None, progress: Callable[[str], None] | None = None) -> list[Record]:
+            case_paths=None, progress: Callable[[str], None] | None = None,
+            limits: Limits | None = None) -> list[Record]:
+    """Every unit of every adapter; with ``limits`` (the default ones when None), each
+    library call in a worker process under them (``conformance.engine.isolation``)."""
+    limits = limits or Limits()
     cases = load_cases(case_paths)
     units = plan_units(adapters, metrics, cases)
     records: list[Record] = []
@@ -228,7 +242,7 @@ def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs:
 
     if jobs <= 1 or len(units) <= 1:
         for u in units:
-            recs = run_unit(u, examples, case_paths, adapters)
+            recs = run_unit(u, examples, case_paths, adapters, limits)
             records.extend(recs)
             note(u, recs)
     else:
@@ -241,12 +255,11 @@ def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs:
         else:
             pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(specs,))
         with pool as ex:
-            futs = {ex.submit(run_unit, u, examples, case_paths): u for u in units}
+            futs = {ex.submit(run_unit, u, examples, case_paths, None, limits): u for u in units}
             for f in as_completed(futs):
                 recs = f.result()
                 records.extend(recs)
                 note(futs[f], recs)
-    order = {u: i for i, u in enumerate(units)}
     records.sort(key=lambda r: (r.adapter, r.metric, {"golden": 0, "property": 1, "divergence": 2, "known": 3}.get(r.kind, 3), r.test))
     return records
 

@@ -1,0 +1,188 @@
+"""Library calls in a worker process that can die without taking the run with it.
+
+``isolated(adapter, limits)`` wraps an adapter so that each ``run`` (the call into
+the library) happens in a forked worker process that holds the adapter. The worker
+is started on the first call and reused by later ones (a library's start-up cost,
+a numba compilation say, is paid once per worker), and it is replaced after a death:
+- an exit (``os._exit``, a C library's ``exit``) or a signal (a segfault, a kill) is
+  ``LibraryDied`` naming the exit status or the signal;
+- no answer within ``limits.timeout`` seconds is ``LibraryDied`` too (the worker is
+  killed); so is a resident memory above ``limits.memory`` bytes (polled every
+  50 ms while the call runs);
+- ``sys.exit`` and any exception the library raises come back as raised by the call.
+Every such outcome is an ``error`` of the call that caused it, and the run goes on.
+The worker's standard output is its standard error, so that a library's prints never
+mix into a report written to standard output.
+
+Everything else an adapter does (profiles, defect models that call the library to
+predict a value) runs in the engine's process. Forking is POSIX only: elsewhere, and
+with ``limits.enabled`` false, calls run in the engine's process as before.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+import time
+from dataclasses import dataclass
+
+DEFAULT_TIMEOUT = 300.0           # seconds per library call
+DEFAULT_MEMORY = 8 * 1024 ** 3    # resident bytes of the worker
+
+
+class LibraryDied(Exception):
+    """The library's worker process died, or was killed for exceeding a limit."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    timeout: float = DEFAULT_TIMEOUT
+    memory: int = DEFAULT_MEMORY
+    enabled: bool = True
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _serve(conn, adapter) -> None:
+    """The worker: run each (configured, inputs) it receives and send back the output or
+    the exception (re-created by name when it cannot be pickled)."""
+    os.dup2(2, 1)   # the library's prints go to standard error (C-level writes to fd 1 too)
+    sys.stdout = sys.stderr
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the engine decides when to stop
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        if msg is None:
+            os._exit(0)
+        configured, inputs = msg
+        try:
+            reply = ("ok", adapter.run(configured, inputs))
+        except Exception as e:
+            reply = ("raise", e)
+        except BaseException as e:   # sys.exit in the library is its call's outcome, not the engine's exit
+            reply = ("raise-named", (type(e).__name__, f"the library called sys.exit({getattr(e, 'code', '')!r})"
+                                     if isinstance(e, SystemExit) else str(e)))
+        try:
+            conn.send(reply)
+        except Exception:
+            e = reply[1] if reply[0] == "raise" else None
+            name = type(e).__name__ if e is not None else "UnpicklableOutput"
+            text = str(e) if e is not None else f"the library returned a {type(reply[1].value).__name__}"
+            conn.send(("raise-named", (name, text)))
+
+
+_REMOTE_TYPES: dict = {}
+
+
+def _named_exception(name: str, text: str) -> Exception:
+    cls = _REMOTE_TYPES.get(name)
+    if cls is None:
+        cls = _REMOTE_TYPES[name] = type(name, (Exception,), {"__module__": "library"})
+    return cls(text)
+
+
+class Isolated:
+    """An adapter whose library calls run in a worker process (see the module docstring);
+    every other attribute is the adapter's own."""
+
+    def __init__(self, adapter, limits: Limits):
+        self._adapter = adapter
+        self._limits = limits
+        self._proc = None
+        self._conn = None
+        self._owner = os.getpid()
+
+    def __getattr__(self, name):
+        return getattr(self._adapter, name)
+
+    def _start(self) -> None:
+        import multiprocessing
+        ctx = multiprocessing.get_context("fork")
+        parent, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_serve, args=(child, self._adapter), daemon=True)
+        self._proc.start()
+        child.close()
+        self._conn = parent
+
+    def close(self) -> None:
+        if self._proc is not None and self._owner == os.getpid():
+            try:
+                self._conn.send(None)
+            except Exception:
+                pass
+            self._proc.join(1)
+            if self._proc.is_alive():
+                self._proc.kill()
+                self._proc.join()
+        self._proc = self._conn = None
+
+    def _died(self, why: str) -> LibraryDied:
+        proc = self._proc
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        code = proc.exitcode
+        self._proc = self._conn = None
+        if why:
+            return LibraryDied(why)
+        if code is not None and code < 0:
+            try:
+                sig = signal.Signals(-code).name
+            except ValueError:
+                sig = f"signal {-code}"
+            return LibraryDied(f"the library's process was killed by {sig}")
+        return LibraryDied(f"the library's process exited with status {code}")
+
+    def run(self, configured, inputs):
+        try:
+            payload = pickle.dumps((configured, inputs))
+        except Exception:
+            return self._adapter.run(configured, inputs)   # options the pipe cannot carry: in process
+        del payload
+        if self._owner != os.getpid():
+            # a forked copy of this wrapper (a pool worker): the worker belongs to the parent
+            self._proc = self._conn = None
+            self._owner = os.getpid()
+        if self._proc is None or not self._proc.is_alive():
+            self._start()
+        try:
+            self._conn.send((configured, inputs))
+        except (BrokenPipeError, OSError):
+            raise self._died("") from None
+        t0 = time.monotonic()
+        limits = self._limits
+        while not self._conn.poll(0.05):
+            if not self._proc.is_alive():
+                raise self._died("")
+            if time.monotonic() - t0 > limits.timeout:
+                raise self._died(f"no answer within {limits.timeout:g} s (--timeout); the library's process "
+                                 "was killed")
+            if limits.memory and _rss(self._proc.pid) > limits.memory:
+                raise self._died(f"the library's process used more than {limits.memory / 1024 ** 2:.0f} MB "
+                                 "(--memory); it was killed")
+        try:
+            kind, value = self._conn.recv()
+        except (EOFError, OSError):
+            raise self._died("") from None
+        if kind == "ok":
+            return value
+        if kind == "raise-named":
+            raise _named_exception(*value)
+        raise value
+
+
+def isolated(adapter, limits: Limits | None = None):
+    """``adapter`` with its library calls in a worker process, where the platform forks."""
+    limits = limits or Limits()
+    if not limits.enabled or sys.platform == "win32" or not hasattr(os, "fork") or isinstance(adapter, Isolated):
+        return adapter
+    return Isolated(adapter, limits)

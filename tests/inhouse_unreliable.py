@@ -1,0 +1,41 @@
+"""Implementations that misbehave the way real ones can, for the reliability tests: one
+exits the process on one input and hangs on another; one allocates without bound; one
+prints on standard output; one returns a non-number. Otherwise each is a correct accuracy."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from conformance.functions import implementation
+
+
+def _accuracy(inputs) -> float:
+    pairs = list(zip(inputs["y_true"], inputs["y_pred"]))
+    return sum(t == p for t, p in pairs) / len(pairs)
+
+
+@implementation("accuracy", name="exits-and-hangs")
+def exits_and_hangs(inputs):
+    if inputs["y_true"] == [7, 7, 7]:
+        os._exit(1)
+    if inputs["y_true"] == [8, 8, 8]:
+        time.sleep(3600)
+    if inputs["y_true"] == [9, 9, 9]:
+        sys.exit(3)
+    return _accuracy(inputs)
+
+
+@implementation("accuracy", name="allocates")
+def allocates(inputs):
+    if inputs["y_true"] == [6, 6, 6]:
+        hog = []
+        while True:
+            hog.append(bytearray(64 * 1024 * 1024))
+    return _accuracy(inputs)
+
+
+@implementation("accuracy", name="prints")
+def prints(inputs):
+    print("garbage on standard output")
+    return _accuracy(inputs)

@@ -1,0 +1,69 @@
+"""A library that exits, hangs, calls sys.exit, allocates without bound or prints is an
+outcome of the call that did it: the run goes on, reports it as an error naming what
+happened, and judges everything else (conformance.engine.isolation)."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from conformance.cli import main
+from conformance.engine.isolation import Limits
+from conformance.engine.runner import run_all
+from tests.inhouse_unreliable import allocates, exits_and_hangs
+
+# accuracy of each input, by hand: [1, 0, 1] against [1, 1, 1] is 2/3
+CASES = {"format": "metric-conformance-cases", "version": 1, "title": "reliability", "cases": [
+    {"id": f"0000000{n}", "description": f"input {n}", "source": {"reference": "by hand"}, "tags": ["accuracy"],
+     "metric": "accuracy", "inputs": {"y_true": y, "y_pred": p}, "expected": {"value": v}}
+    for n, (y, p, v) in enumerate([([1, 0, 1], [1, 1, 1], "2/3"), ([7, 7, 7], [7, 7, 7], "1"),
+                                   ([8, 8, 8], [8, 8, 8], "1"), ([9, 9, 9], [9, 8, 9], "2/3"),
+                                   ([6, 6, 6], [6, 6, 6], "1"), ([2, 2], [2, 3], "1/2")])]}
+
+
+@pytest.fixture
+def case_file(tmp_path):
+    path = tmp_path / "reliability.json"
+    path.write_text(json.dumps(CASES))
+    return str(path)
+
+
+def _golden(adapter, case_file, limits):
+    t0 = time.perf_counter()
+    records = run_all({adapter.name: adapter}, {}, metrics=["accuracy"], examples=3, jobs=1,
+                      case_paths=[case_file], limits=limits)
+    return {r.test: r for r in records if r.kind == "golden"}, time.perf_counter() - t0
+
+
+def test_an_exit_a_hang_and_sys_exit_are_errors_and_the_rest_is_judged(case_file):
+    got, seconds = _golden(exits_and_hangs.adapter, case_file, Limits(timeout=2))
+    assert got["00000001"].outcome == "error" and "exited with status 1" in got["00000001"].library_value
+    assert got["00000002"].outcome == "error" and "no answer within 2 s" in got["00000002"].library_value
+    assert got["00000003"].outcome == "error" and "sys.exit(3)" in got["00000003"].library_value
+    assert got["00000000"].outcome == "pass" and got["00000005"].outcome == "pass"
+    assert seconds < 60
+
+
+def test_unbounded_allocation_is_killed_at_the_memory_limit(case_file):
+    got, _ = _golden(allocates.adapter, case_file, Limits(timeout=60, memory=512 * 1024 ** 2))
+    assert got["00000004"].outcome == "error" and "more than 512 MB" in got["00000004"].library_value
+    assert got["00000000"].outcome == "pass" and got["00000005"].outcome == "pass"
+
+
+def test_the_cli_run_finishes_with_a_complete_report(case_file, tmp_path, capsys):
+    report = tmp_path / "r.jsonl"
+    rc = main(["run", "--adapter", "tests.inhouse_unreliable:exits_and_hangs", "--cases", case_file,
+               "--metric", "accuracy", "--examples", "3", "--timeout", "2", "--quiet", "--report", str(report)])
+    lines = [json.loads(l) for l in report.read_text().splitlines()]
+    golden = {r["test"]: r["outcome"] for r in lines[1:] if r["kind"] == "golden"}
+    assert rc == 1 and golden == {"00000000": "pass", "00000001": "error", "00000002": "error", "00000003": "error",
+                                  "00000004": "pass", "00000005": "pass"}
+
+
+def test_prints_of_a_library_stay_off_a_report_on_standard_output(case_file, capfd):
+    rc = main(["run", "--adapter", "tests.inhouse_unreliable:prints", "--cases", case_file, "--metric", "accuracy",
+               "--examples", "3", "--quiet", "--report", "-"])
+    out, err = capfd.readouterr()
+    assert all(json.loads(l) for l in out.splitlines() if l.strip())   # every line of standard output is JSON
+    assert "garbage on standard output" in err and rc in (0, 1)
