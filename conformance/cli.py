@@ -32,6 +32,12 @@ def cmd_run(args) -> int:
     if not adapters:
         print("no adapter is available: " + "; ".join(f"{n}: {w}" for n, w in unavailable), file=sys.stderr)
         return EXIT_USAGE
+    from conformance.engine.known import load_known
+    for name in adapters:   # every known-failure list is read before the run starts
+        try:
+            load_known(name)
+        except (ValueError, KeyError, TypeError) as e:
+            raise UsageError(f"known failures of {name}: {e}") from None
     jobs = args.jobs if args.jobs else default_jobs()
     progress = None if args.quiet else _progress_printer(sys.stderr)
     if args.timeout <= 0 or args.memory <= 0:

@@ -96,4 +96,6 @@ def _case_from_args(args):
         conventions = json.loads(args.conventions) if args.conventions else {}
     except json.JSONDecodeError as e:
         raise UsageError(f"--inputs/--conventions: not JSON: {e}") from None
+    except RecursionError:
+        raise UsageError("--inputs/--conventions: JSON nested too deeply") from None
     return Case("adhoc", "", {}, [], args.metric, conventions, inputs, {}, "command line")

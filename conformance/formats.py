@@ -123,6 +123,8 @@ def _read_json(path):
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise FormatError(path, e.lineno, f"not JSON: {e.msg} (column {e.colno})") from None
+    except RecursionError:
+        raise FormatError(path, None, "JSON nested too deeply") from None
 
 
 def _expect(cond: bool, path, where: str, message: str) -> None:

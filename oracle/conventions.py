@@ -185,7 +185,8 @@ class Metric:
         """Canonical full setting: defaults overridden by ``conventions`` (memoized:
         canonicalization is pure, and sentence-level loops call it per segment)."""
         try:
-            key = (self.name, tuple(sorted((conventions or {}).items())))
+            # the value's type is part of the key: True == 1 and 1.0 == 1, but only 1 is a valid k
+            key = (self.name, tuple(sorted((k, type(v).__name__, v) for k, v in (conventions or {}).items())))
             hash(key)
         except TypeError:
             key = None

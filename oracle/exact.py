@@ -14,6 +14,7 @@ core in ``oracle.certified``.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Union
@@ -354,8 +355,25 @@ def total(terms: Iterable) -> Exact:
 
 # ------------------------------------------------------------------ printing
 
+def _int_str(n: int) -> str:
+    """Decimal text of an integer, also past Python's 4300-digit conversion limit (up to a
+    million bits; a value that large stays exact but is not printed digit by digit)."""
+    if n.bit_length() <= 14000:
+        return str(n)
+    if n.bit_length() > 1 << 20:
+        raise CertificationError(f"an exact integer of {n.bit_length()} bits is too large to print")
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    try:
+        if limit:
+            sys.set_int_max_str_digits(0)
+        return str(n)
+    finally:
+        if limit:
+            sys.set_int_max_str_digits(limit)
+
+
 def _frac_str(q: Fraction) -> str:
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    return _int_str(q.numerator) if q.denominator == 1 else f"{_int_str(q.numerator)}/{_int_str(q.denominator)}"
 
 
 def exact_str(x) -> str:

@@ -317,6 +317,8 @@ def read_json(path) -> dict:
             data = json.load(f)
     except json.JSONDecodeError as e:
         raise TrecFormatError(path, e.lineno, f"column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise TrecFormatError(path, None, "JSON nested too deeply") from None
     except UnicodeDecodeError as e:
         raise TrecFormatError(path, None, f"not UTF-8 text ({e.reason})") from None
     if not isinstance(data, dict) or not {"qrels", "run"} <= set(data):

@@ -64,3 +64,39 @@ def test_an_absurd_expected_value_is_refused(text, why):
 def test_ordinary_expected_values_still_parse():
     assert str(parse_exact("2**100")) == str(2 ** 100)
     assert str(parse_exact("exp(-1/5)*(3/4)**(1/2)")) == "exp(-1/5)*(3/4)**(1/2)"
+
+
+def test_knob_validation_does_not_depend_on_call_history():
+    from oracle import ConventionError, get_metric
+    m = get_metric("ndcg")
+    assert m.settings({"k": 1})["k"] == "1"
+    for bad in (True, 1.0):          # equal to 1 in Python, not an integer cutoff
+        with pytest.raises(ConventionError, match="is not an integer"):
+            m.settings({"k": bad})
+
+
+def test_an_exact_value_past_the_integer_text_limit_prints():
+    from oracle.exact import exact_str
+    # perplexity of one token of probability 10**-5000 is 10**5000, a 5001-digit integer
+    value = compute("perplexity", {"probs": [["1e-5000"]]}).value
+    text = exact_str(value)
+    assert len(text) == 5001 and text == "1" + "0" * 5000
+
+
+def test_deeply_nested_json_is_a_clear_error(tmp_path, capsys):
+    from conformance.cli import main
+    from conformance.engine.cases import CaseFileError, load_file
+    deep = "[" * 100000 + "]" * 100000
+    path = tmp_path / "deep.json"
+    path.write_text(deep)
+    with pytest.raises(CaseFileError, match="nested too deeply"):
+        load_file(path)
+    assert main(["oracle", "--metric", "accuracy", "--inputs", deep]) == 2
+    assert "nested too deeply" in capsys.readouterr().err
+
+
+def test_a_malformed_known_failure_file_is_named_before_the_run(tmp_path, capsys):
+    from conformance.cli import main
+    (tmp_path / "jiwer.json").write_text('{"entries": [')
+    assert main(["run", "--adapter", "jiwer", "--known-dir", str(tmp_path), "--quiet"]) == 2
+    assert f"{tmp_path / 'jiwer.json'}: line 1" in capsys.readouterr().err

@@ -210,6 +210,8 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise ClaimError(f"{where}: not a JSON object: {e.msg} (column {e.colno})") from None
+        except RecursionError:
+            raise ClaimError(f"{where}: JSON nested too deeply") from None
         if not isinstance(obj, dict) or "claim" not in obj:
             raise ClaimError(f"{where}: a JSON claim needs a \"claim\" field, e.g. {{\"claim\": \"BLEU 27.3\", ...}}")
         fig_text = str(obj.pop("claim"))

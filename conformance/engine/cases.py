@@ -89,6 +89,8 @@ def _read_json(path: Path):
             data = json.load(f)
     except json.JSONDecodeError as e:
         raise CaseFileError(f"{path}: line {e.lineno} column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise CaseFileError(f"{path}: JSON nested too deeply") from None
     except OSError as e:
         raise CaseFileError(f"{path}: {e.strerror}") from None
     return data

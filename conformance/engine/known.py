@@ -104,8 +104,15 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
     path = known_path(adapter, where)
     if not path.exists():
         return []
-    with open(path, encoding="utf-8-sig") as f:
-        data = json.load(f)
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            data = json.load(f)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: line {e.lineno} column {e.colno}: not JSON: {e.msg}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: JSON nested too deeply") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected an object with 'entries', got {type(data).__name__}")
     out = []
     for i, e in enumerate(data.get("entries", [])):
         try:

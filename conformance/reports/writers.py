@@ -71,10 +71,15 @@ def read_jsonl(path) -> tuple[dict, list[Record]]:
         lines = [l for l in f if l.strip()]
     if not lines:
         raise ValueError(f"{path}: empty report")
-    head = json.loads(lines[0])
-    if head.get("format") != FORMAT:
-        raise ValueError(f"{path}: line 1 is not a {FORMAT} header")
-    return head, [Record.from_json(json.loads(l)) for l in lines[1:]]
+    try:
+        head = json.loads(lines[0])
+        if not isinstance(head, dict) or head.get("format") != FORMAT:
+            raise ValueError(f"{path}: line 1 is not a {FORMAT} header")
+        return head, [Record.from_json(json.loads(l)) for l in lines[1:]]
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not JSON lines: {e.msg}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: JSON nested too deeply") from None
 
 
 def counts_table(records: list[Record]) -> list[list[str]]:
