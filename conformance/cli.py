@@ -7,6 +7,8 @@ found problems; 2 for usage and configuration errors.
 from __future__ import annotations
 
 import argparse
+import signal
+from contextlib import contextmanager
 import json
 import sys
 
@@ -22,7 +24,7 @@ def cmd_run(args) -> int:
     _known_dir(args)
     from oracle.registry import metric_names
     from conformance.reports import writers as R
-    from conformance.engine.runner import default_jobs, run_all
+    from conformance.engine.runner import Interrupted, default_jobs, run_all
     for m in args.metric or []:
         if m not in metric_names():
             from oracle.conventions import nearest
@@ -43,8 +45,12 @@ def cmd_run(args) -> int:
     if args.timeout <= 0 or args.memory <= 0:
         raise UsageError("--timeout and --memory must be positive")
     limits = Limits(timeout=args.timeout, memory=int(args.memory * 1024 ** 2), enabled=not args.no_isolation)
-    records = run_all(adapters, specs, metrics=args.metric, examples=args.examples, jobs=jobs,
-                      case_paths=args.cases, progress=progress, limits=limits)
+    try:
+        with _signals_interrupt():
+            records = run_all(adapters, specs, metrics=args.metric, examples=args.examples, jobs=jobs,
+                              case_paths=args.cases, progress=progress, limits=limits)
+    except Interrupted as stop:
+        return _write_incomplete(args, adapters, unavailable, stop)
     if progress and sys.stderr.isatty():
         sys.stderr.write("\n")
     head = R.header([a.info().to_json() for a in adapters.values()], unavailable,
@@ -69,6 +75,40 @@ def cmd_run(args) -> int:
     if unexpected or (args.strict and fixed):
         return EXIT_UNEXPECTED
     return EXIT_OK
+
+
+@contextmanager
+def _signals_interrupt():
+    """SIGTERM and SIGHUP (what CI timeouts and closed terminals send) stop the run the
+    way SIGINT does."""
+    def stop(signum, frame):
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+    old = {}
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            old[sig] = signal.signal(sig, stop)
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def _write_incomplete(args, adapters, unavailable, stop) -> int:
+    """The finished units as a report marked incomplete, beside (never over) the requested
+    one; exit status 128 + the signal number."""
+    from conformance.reports import writers as R
+    head = R.header([a.info().to_json() for a in adapters.values()], unavailable,
+                    {"examples": args.examples, "metrics": args.metric, "strict": args.strict})
+    head["incomplete"] = {"signal": stop.signal_name, "units_done": stop.done, "units": stop.total}
+    paths = {k: (None if p is None else (p if str(p) == STDOUT else f"{p}.incomplete"))
+             for k, p in (("jsonl", args.report), ("md", args.markdown), ("junit_path", args.junit))}
+    R.write_all(stop.records, head, **paths)
+    written = [p for p in paths.values() if p and p != STDOUT]
+    print(f"\nmetric-conformance run: {stop}; incomplete report: {', '.join(written) or 'standard output'}",
+          file=sys.stderr)
+    signum = getattr(signal, stop.signal_name, signal.SIGINT)
+    return 128 + int(signum)
 
 
 def cmd_list(args) -> int:

@@ -50,9 +50,11 @@ def _rss(pid: int) -> int:
         return 0
 
 
-def _serve(conn, adapter) -> None:
+def _serve(conn, other_end, adapter) -> None:
     """The worker: run each (configured, inputs) it receives and send back the output or
-    the exception (re-created by name when it cannot be pickled)."""
+    the exception (re-created by name when it cannot be pickled). It closes its copy of
+    the engine's end of the pipe, so that it sees the pipe close when the engine dies."""
+    other_end.close()
     os.dup2(2, 1)   # the library's prints go to standard error (C-level writes to fd 1 too)
     sys.stdout = sys.stderr
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the engine decides when to stop
@@ -108,7 +110,7 @@ class Isolated:
         import multiprocessing
         ctx = multiprocessing.get_context("fork")
         parent, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_serve, args=(child, self._adapter), daemon=True)
+        self._proc = ctx.Process(target=_serve, args=(child, parent, self._adapter), daemon=True)
         self._proc.start()
         child.close()
         self._conn = parent

@@ -240,28 +240,98 @@ def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs:
             summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
             progress(f"[{done}/{len(units)}] {unit.adapter} {unit.metric} {unit.part}: {summary}")
 
-    if jobs <= 1 or len(units) <= 1:
-        for u in units:
-            recs = run_unit(u, examples, case_paths, adapters, limits)
-            records.extend(recs)
-            note(u, recs)
-    else:
-        import multiprocessing
+    try:
+        if jobs <= 1 or len(units) <= 1:
+            for u in units:
+                recs = run_unit(u, examples, case_paths, adapters, limits)
+                records.extend(recs)
+                note(u, recs)
+        else:
+            _run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, records, note)
+    except KeyboardInterrupt as e:   # SIGINT, or SIGTERM / SIGHUP turned into it by the CLI
+        records.sort(key=_record_order)
+        raise Interrupted(str(e) or "SIGINT", records, done, len(units)) from None
+    records.sort(key=_record_order)
+    return records
+
+
+def _record_order(r: Record):
+    return (r.adapter, r.metric, {"golden": 0, "property": 1, "divergence": 2, "known": 3}.get(r.kind, 3), r.test)
+
+
+class Interrupted(Exception):
+    """The run was stopped by a signal; ``records`` holds the units that finished."""
+
+    def __init__(self, signal_name: str, records: list, done: int, total: int):
+        super().__init__(f"stopped by {signal_name} after {done} of {total} units")
+        self.signal_name, self.records, self.done, self.total = signal_name, records, done, total
+
+
+def _ignore_sigint() -> None:
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the engine's main process decides when to stop
+
+
+def _init_spawned(specs: dict) -> None:
+    _ignore_sigint()
+    _init_worker(specs)
+
+
+def _kill_pool(pool) -> None:
+    """Kill the pool's worker processes now and wait for them (their library workers see
+    their pipes close and exit), then let the pool's manager thread end."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        proc.kill()
+    for proc in procs:
+        proc.join(5)
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, records, note) -> None:
+    """The units in a pool of worker processes. A worker that dies (an engine bug, the
+    kernel's OOM killer) costs the unit it ran an error record; the other units run again
+    in a fresh pool. On an interrupt the workers are killed at once."""
+    import multiprocessing
+    from concurrent.futures.process import BrokenProcessPool
+    pending = list(units)
+    while pending:
         if sys.platform.startswith("linux"):
             # forked workers inherit the adapters as they are (including ones built in code)
             _ADAPTERS.clear()
             _ADAPTERS.update(adapters)
-            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=_ignore_sigint)
         else:
-            pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(specs,))
-        with pool as ex:
-            futs = {ex.submit(run_unit, u, examples, case_paths, None, limits): u for u in units}
+            pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_spawned, initargs=(specs,))
+        broken = None
+        try:
+            futs = {pool.submit(run_unit, u, examples, case_paths, None, limits): u for u in pending}
             for f in as_completed(futs):
-                recs = f.result()
+                u = futs[f]
+                try:
+                    recs = f.result()
+                except BrokenProcessPool:
+                    broken = u
+                    break
                 records.extend(recs)
-                note(futs[f], recs)
-    records.sort(key=lambda r: (r.adapter, r.metric, {"golden": 0, "property": 1, "divergence": 2, "known": 3}.get(r.kind, 3), r.test))
-    return records
+                note(u, recs)
+                pending.remove(u)
+        except BaseException:
+            _kill_pool(pool)
+            raise
+        if broken is None:
+            pool.shutdown()
+            continue
+        _kill_pool(pool)
+        a = adapters[broken.adapter]
+        r = _base_record(a, broken.metric, broken.part, "(unit)")
+        r.outcome = "error"
+        r.message = "the engine's worker process died while running this unit (or another one at the same time)"
+        records.append(r)
+        note(broken, [r])
+        pending.remove(broken)
+
 
 
 def default_jobs() -> int:

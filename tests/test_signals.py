@@ -1,0 +1,55 @@
+"""SIGTERM, SIGHUP and SIGINT stop a run at once: its workers are gone, the finished units
+are written as a report marked incomplete beside (never over) the previous report, and
+the exit status is 128 + the signal number."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+
+def _descendants(pid: int) -> set[int]:
+    out, frontier = set(), [pid]
+    while frontier:
+        p = frontier.pop()
+        try:
+            kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+        except OSError:
+            continue
+        for k in map(int, kids):
+            out.add(k)
+            frontier.append(k)
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sig,jobs", [(signal.SIGTERM, "2"), (signal.SIGHUP, "2"), (signal.SIGINT, "1")])
+def test_a_signal_stops_the_run_and_leaves_an_incomplete_report(tmp_path, sig, jobs):
+    report = tmp_path / "r.jsonl"
+    report.write_text("the previous report\n")
+    proc = subprocess.Popen([sys.executable, "-m", "conformance", "run", "--adapter", "sklearn", "--jobs", jobs,
+                             "--quiet", "--report", str(report)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not _descendants(proc.pid) and time.monotonic() < deadline:   # the run has started its workers
+        time.sleep(0.2)
+    time.sleep(4)
+    family = _descendants(proc.pid)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + int(sig), err[-500:]
+    assert report.read_text() == "the previous report\n"
+    lines = (tmp_path / "r.jsonl.incomplete").read_text().splitlines()
+    head = json.loads(lines[0])
+    assert head["incomplete"]["signal"] == sig.name and head["incomplete"]["units_done"] < head["incomplete"]["units"]
+    time.sleep(1)
+    alive = [p for p in family if Path(f"/proc/{p}").exists()
+             and "zombie" not in Path(f"/proc/{p}/status").read_text().lower()]
+    assert not alive, f"left running: {alive}"
+    assert f"stopped by {sig.name}" in err
