@@ -270,7 +270,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     r = sub.add_parser("run", help="judge the installed adapters on golden cases and property tests")
-    r.add_argument("--adapter", action="append", help="adapter name or package.module:object (repeatable)")
+    r.add_argument("--adapter", action="append",
+                   help="adapter name or package.module:object (repeatable); the named module, like every "
+                        "installed metric_conformance.adapters entry point, is imported and runs: name only "
+                        "code you trust")
     r.add_argument("--metric", action="append", help="only this metric (repeatable)")
     r.add_argument("--examples", type=int, default=50, help="hypothesis examples per property (default 50)")
     r.add_argument("--report", default="reports/conformance.jsonl", help="JSON lines report (default %(default)s)")

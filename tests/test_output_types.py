@@ -46,3 +46,13 @@ def test_compare_takes_big_integers_and_zero_d_arrays():
     assert compare_value(np.array(0.75), Fraction(3, 4), tol).agrees
     assert not_a_number({"a": [1, None, np.int32(2)]}) == ""
     assert "['a'][1]" in not_a_number({"a": [1, "two"]})
+
+
+def test_a_float32_one_is_within_the_bounds_property():
+    from conformance.engine.known import KnownIndex
+    from conformance.engine.properties import run_property
+    fn = implementation("accuracy", name="float32-accuracy")(
+        lambda inputs: np.float32(sum(t == p for t, p in zip(inputs["y_true"], inputs["y_pred"]))
+                                  / max(len(inputs["y_true"]), 1)))
+    r = run_property(fn.adapter, "accuracy", "bounds", KnownIndex(fn.adapter, []), 30)
+    assert r.outcome == "pass", (r.message, r.inputs)

@@ -23,7 +23,7 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, seed, settings as hsettings, strategies as st
 from hypothesis.errors import Unsatisfiable
 
-from oracle.compare import _paths, compare, compare_value
+from oracle.compare import _paths, as_number, compare, compare_value
 from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
@@ -103,13 +103,16 @@ def _non_default(metric: str, settings: dict) -> dict:
 
 
 def _numeric(v) -> bool:
-    """A library value that can be compared: a number, or a list/dict of numbers."""
+    """A library value that can be compared: a number (NumPy and torch scalars included),
+    or a list/dict of numbers."""
+    v = as_number(v)
     if isinstance(v, bool):
         return False
-    if isinstance(v, (int, float)):
+    if isinstance(v, (int, float, Fraction)):
         return True
     if isinstance(v, (list, tuple, dict)):
-        return all(x is None or (isinstance(x, (int, float)) and not isinstance(x, bool)) for _, x in _paths(v))
+        return all(x is None or (isinstance(as_number(x), (int, float, Fraction)) and not isinstance(x, bool))
+                   for _, x in _paths(v))
     return False
 
 
@@ -131,6 +134,10 @@ def _call(adapter, configured, inputs):
         raise
     except Exception as e:
         return None, f"{type(e).__name__}: {e}"
+
+
+def _finite(x) -> bool:
+    return not isinstance(x, float) or math.isfinite(x)
 
 
 def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
@@ -224,10 +231,11 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 leaves = [x for _, x in _paths(value)] if isinstance(value, (list, dict)) else [value]
                 bad = None
                 for x in leaves:
+                    x = as_number(x)   # a NumPy or torch scalar at its binary value
                     if x is None or (isinstance(x, float) and math.isnan(x)):
                         continue  # "no value": judged by oracle-equal against the oracle's Undefined
                     lower = plan.lower(settings)
-                    ok = isinstance(x, (int, float)) and math.isfinite(x) and \
+                    ok = isinstance(x, (int, float, Fraction)) and not isinstance(x, bool) and _finite(x) and \
                         (lower is None or Fraction(x) >= lower or compare(x, lower, tol).agrees)
                     if not ok or (upper is not None and Fraction(x) > upper and not compare(x, upper, tol).agrees):
                         bad = x
