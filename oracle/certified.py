@@ -164,8 +164,57 @@ def digits(x, n: int = 30) -> str:
                                for v in x.values) + "}"
     if is_rational(x):
         return _sig_text(*round_fraction_sig(rational_value(x), n))
-    m_e = _certify(x, lambda q: round_fraction_sig(q, n), int(n * 3.33) + 32)
+    try:
+        m_e = _certify(x, lambda q: round_fraction_sig(q, n), int(n * 3.33) + 32)
+    except (OverflowError, MemoryError):
+        # a magnitude whose bounds have no rational form of reasonable size (exp(10**308)):
+        # the digits from certified bounds of log10(|x|) instead
+        m_e = _digits_by_log10(x, n)
     return _sig_text(*m_e)
+
+
+def _digits_by_log10(x, n: int, max_bits: int = 1 << 14) -> tuple[int, int]:
+    """(mantissa, exponent10) of x to n significant digits from interval bounds of
+    L = log10(|x|): the exponent floor(L) and the mantissa 10**(L - floor(L)) must each
+    round the same way at both ends of the interval (the precision is raised until they
+    do, as in ``_certify``)."""
+    iv = _iv()
+    old = iv.prec
+    bits = int(n * 3.33) + 64
+    try:
+        while bits <= max_bits:
+            iv.prec = bits
+            v = _eval_iv(x, iv)
+            lo, hi = v._mpi_
+            from mpmath import libmp
+            neg = libmp.mpf_sign(hi) < 0
+            if libmp.mpf_sign(lo) != libmp.mpf_sign(hi) or libmp.mpf_sign(lo) == 0:
+                bits *= 2
+                continue
+            L = iv.log10(-v if neg else v)
+            a, b = (_mpf_fraction(e) for e in L._mpi_)
+            e10 = math.floor(a)
+            if math.floor(b) == e10:
+                ma = _round_scaled_mantissa(iv, a - e10, n)
+                mb = _round_scaled_mantissa(iv, b - e10, n)
+                if ma == mb and ma is not None:
+                    m = ma
+                    if m >= 10 ** n:
+                        m //= 10
+                        e10 += 1
+                    return (-m if neg else m), e10 - n + 1
+            bits *= 2
+    finally:
+        iv.prec = old
+    raise CertificationError(f"could not certify the digits of {exact_str(x)[:80]} within {max_bits} bits")
+
+
+def _round_scaled_mantissa(iv, frac: Fraction, n: int):
+    """round(10**(frac + n - 1)) when certain at the current precision, else None."""
+    t = iv.mpf(10) ** (iv.mpf(frac.numerator) / frac.denominator + (n - 1))
+    lo, hi = (_mpf_fraction(e) for e in t._mpi_)
+    a, b = round(lo), round(hi)
+    return a if a == b else None
 
 
 def places(x, k: int) -> str:

@@ -100,3 +100,20 @@ def test_a_malformed_known_failure_file_is_named_before_the_run(tmp_path, capsys
     (tmp_path / "jiwer.json").write_text('{"entries": [')
     assert main(["run", "--adapter", "jiwer", "--known-dir", str(tmp_path), "--quiet"]) == 2
     assert f"{tmp_path / 'jiwer.json'}: line 1" in capsys.readouterr().err
+
+
+def test_digits_of_an_astronomically_large_value_are_certified():
+    """exp(10**308) (the perplexity of one token of log-probability -1e308): its bounds
+    have no rational form of reasonable size; the digits come from bounds of log10.
+    Checked against mpmath at 450 decimal digits (enough for a 309-digit exponent)."""
+    import mpmath
+    from oracle.certified import digits
+    from oracle.exact import exp
+    from fractions import Fraction
+    with seconds(30):
+        got = digits(exp(Fraction(10 ** 308)), 12)
+        value = compute("perplexity", {"logprobs": [[-1e308]]}).value
+        assert digits(value, 12).count("e") == 1
+    with mpmath.workdps(450):
+        want = mpmath.nstr(mpmath.exp(mpmath.mpf(10) ** 308), 12).replace("e+", "e")
+    assert got == want
