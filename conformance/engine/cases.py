@@ -82,22 +82,24 @@ def _schema_validator():
     return jsonschema.Draft202012Validator(schema)
 
 
-def _read_json(path: Path):
-    """The JSON of a case file; CaseFileError naming the file (and line) otherwise."""
+def read_json_file(path: Path, error=None):
+    """The JSON of a file (a byte-order mark at its start stripped); ``error`` (default
+    CaseFileError) naming the file, and the line, when it cannot be read."""
+    error = error or CaseFileError
     try:
         with open(path, encoding="utf-8-sig") as f:
-            data = json.load(f)
+            return json.load(f)
     except json.JSONDecodeError as e:
-        raise CaseFileError(f"{path}: line {e.lineno} column {e.colno}: {e.msg}") from None
+        raise error(f"{path}: line {e.lineno} column {e.colno}: not JSON: {e.msg}") from None
     except RecursionError:
-        raise CaseFileError(f"{path}: JSON nested too deeply") from None
-    except OSError as e:
-        raise CaseFileError(f"{path}: {e.strerror}") from None
-    return data
+        raise error(f"{path}: JSON nested too deeply") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise error(f"{path}: {getattr(e, 'strerror', None) or e}") from None
+
 
 
 def load_file(path: Path, validate: bool = True) -> list[Case]:
-    data = _read_json(path)
+    data = read_json_file(path)
     if validate:
         errors = sorted(_schema_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
         if errors:
@@ -122,7 +124,7 @@ def load_cases(paths=None, metric: str | None = None) -> list[Case]:
 def load_case_json(path: Path) -> Case:
     """A single case written as JSON (as `oracle CASE.json` and `compare` take), or a
     one-case file."""
-    data = _read_json(path)
+    data = read_json_file(path)
     if isinstance(data, dict) and "cases" in data:
         if len(data["cases"]) != 1:
             raise CaseFileError(f"{path}: holds {len(data['cases'])} cases; give one (or use `run`)")

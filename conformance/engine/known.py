@@ -104,13 +104,8 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
     path = known_path(adapter, where)
     if not path.exists():
         return []
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            data = json.load(f)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: line {e.lineno} column {e.colno}: not JSON: {e.msg}") from None
-    except RecursionError:
-        raise ValueError(f"{path}: JSON nested too deeply") from None
+    from conformance.engine.cases import read_json_file
+    data = read_json_file(path, ValueError)
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected an object with 'entries', got {type(data).__name__}")
     out = []
