@@ -354,7 +354,9 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from oracle.conventions import ConventionError, InputError
+    from conformance.engine import known as known_lists
     from conformance.engine.cases import CaseFileError
+    previous_known_dir = known_lists.directory() if known_lists._override else None
     try:
         return args.fn(args)
     except UsageError as e:
@@ -369,6 +371,8 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("interrupted; no report written", file=sys.stderr)
         return 130
+    finally:
+        known_lists.set_directory(previous_known_dir)   # --known-dir holds for this command only
 
 
 if __name__ == "__main__":
