@@ -55,6 +55,11 @@ def _serve(conn, other_end, adapter) -> None:
     the exception (re-created by name when it cannot be pickled). It closes its copy of
     the engine's end of the pipe, so that it sees the pipe close when the engine dies."""
     other_end.close()
+    # the engine's handlers (SIGTERM and SIGHUP stop a run) are not the worker's: it ends
+    # when it is told to, when its pipe closes, or by the signal's default action
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, signal.SIG_DFL)
     os.dup2(2, 1)   # the library's prints go to standard error (C-level writes to fd 1 too)
     sys.stdout = sys.stderr
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the engine decides when to stop

@@ -268,8 +268,13 @@ class Interrupted(Exception):
 
 
 def _ignore_sigint() -> None:
+    """A pool worker: SIGINT is the main process's to handle, SIGTERM and SIGHUP end it
+    (the main process's handlers, inherited by the fork, are not its own)."""
     import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the engine's main process decides when to stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, signal.SIG_DFL)
 
 
 def _init_spawned(specs: dict) -> None:
