@@ -98,18 +98,11 @@ def as_number(v):
 def not_a_number(value) -> str:
     """'' when ``value`` is what a metric returns (a number, None for no value, or lists and
     dicts of them); otherwise what it is instead, naming the type and where."""
-    def walk(v, where):
-        if isinstance(v, (list, tuple)):
-            for i, x in enumerate(v):
-                yield from walk(x, f"{where}[{i}]")
-        elif isinstance(v, dict):
-            for k, x in v.items():
-                yield from walk(x, f"{where}[{k!r}]")
-        else:
-            n = as_number(v)
-            if n is not None and (isinstance(n, bool) or not isinstance(n, (int, float, Fraction))):
-                yield f"{where or 'the value'} is a {type(v).__module__}.{type(v).__qualname__}, not a number"
-    return next(walk(value, ""), "")
+    for where, v in _leaves(value):
+        n = as_number(v)
+        if n is not None and (isinstance(n, bool) or not isinstance(n, (int, float, Fraction))):
+            return f"{where or 'the value'} is a {type(v).__module__}.{type(v).__qualname__}, not a number"
+    return ""
 
 
 def compare(library_value, exact, tol: Tolerance) -> Comparison:
