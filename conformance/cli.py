@@ -79,12 +79,17 @@ def cmd_run(args) -> int:
 
 @contextmanager
 def _signals_interrupt():
-    """SIGTERM and SIGHUP (what CI timeouts and closed terminals send) stop the run the
-    way SIGINT does."""
+    """SIGINT, SIGTERM and SIGHUP (what CI timeouts and closed terminals send) stop the
+    run; the signal is also recorded, so that it stops the run at the next unit even if
+    its KeyboardInterrupt was swallowed where it landed."""
+    from conformance.engine.runner import STOP
+
     def stop(signum, frame):
-        raise KeyboardInterrupt(signal.Signals(signum).name)
+        STOP["signal"] = signal.Signals(signum).name
+        raise KeyboardInterrupt(STOP["signal"])
+    STOP["signal"] = None
     old = {}
-    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+    for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             old[sig] = signal.signal(sig, stop)
     try:

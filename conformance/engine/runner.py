@@ -246,6 +246,7 @@ def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs:
                 recs = run_unit(u, examples, case_paths, adapters, limits)
                 records.extend(recs)
                 note(u, recs)
+                _check_stop()
         else:
             _run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, records, note)
     except KeyboardInterrupt as e:   # SIGINT, or SIGTERM / SIGHUP turned into it by the CLI
@@ -257,6 +258,16 @@ def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs:
 
 def _record_order(r: Record):
     return (r.adapter, r.metric, {"golden": 0, "property": 1, "divergence": 2, "known": 3}.get(r.kind, 3), r.test)
+
+
+# set by the CLI's signal handler; checked after every unit, because the KeyboardInterrupt
+# the handler raises is lost when it lands in a callback (a gc callback) that swallows it
+STOP: dict = {"signal": None}
+
+
+def _check_stop() -> None:
+    if STOP["signal"]:
+        raise KeyboardInterrupt(STOP["signal"])
 
 
 class Interrupted(Exception):
@@ -322,6 +333,7 @@ def _run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, reco
                 records.extend(recs)
                 note(u, recs)
                 pending.remove(u)
+                _check_stop()
         except BaseException:
             _kill_pool(pool)
             raise
