@@ -2,7 +2,12 @@
 dynamic program with common prefixes and suffixes stripped), the admissible
 (S, D, I) counts of every minimum-cost alignment, the alignment each tie rule
 picks, and sclite's weighted alignment (definitions and sources in
-``oracle.error_rates``'s docstring)."""
+``oracle.error_rates``'s docstring).
+
+Pairs whose band has more than ``LINEAR_CELLS`` cells go to
+``oracle.alignment_linear``, which keeps only the cells of minimum-cost paths
+(memory linear in the lengths instead of their product); both give the same
+sets and the same alignments (tests/test_alignment_linear.py)."""
 from __future__ import annotations
 
 
@@ -71,6 +76,22 @@ def levenshtein(a, b) -> int:
 
 
 # --------------------------------------------------- admissible alignments
+
+LINEAR_CELLS = 50_000
+
+
+def _band_cells(n: int, m: int, d: int) -> int:
+    delta = m - n
+    return (n + 1) * ((delta + d) // 2 + (d - delta) // 2 + 1)
+
+
+def make_band(a, b, d: int):
+    """The admissible-set DP of ``a`` with ``b`` (distance ``d``): ``Band`` for small
+    pairs, ``alignment_linear.TightBand`` (linear memory) past LINEAR_CELLS cells."""
+    if _band_cells(len(a), len(b), d) <= LINEAR_CELLS:
+        return Band(a, b, d)
+    from .alignment_linear import TightBand
+    return TightBand(a, b, d)
 
 class Band:
     """The DP restricted to the diagonals k = j - i that minimum-cost paths can use
@@ -229,6 +250,9 @@ def sclite_alignment(a, b, d: int | None = None) -> list[tuple]:
     if d is None:
         d = levenshtein(a, b)
     w = (4 * d) // 3
+    if _band_cells(n, m, w) > LINEAR_CELLS:
+        from .alignment_linear import TightBand, sclite_walk
+        return sclite_walk(a, b, TightBand(a, b, d, (SCLITE_SUB, SCLITE_DEL, SCLITE_INS), bound=w))
     delta = m - n
     kmin = -((w - delta) // 2)
     width = (delta + w) // 2 - kmin + 1
@@ -311,7 +335,7 @@ def counts_from_insertions(d: int, n: int, p: int, ins: int) -> tuple[int, int, 
 def admissible_counts(a, b) -> list[tuple[int, int, int, int]]:
     """Every (H, S, D, I) of a minimum-cost alignment of ``a`` with ``b``, by increasing I."""
     d = levenshtein(a, b)
-    iset = Band(a, b, d).insertion_set()
+    iset = make_band(a, b, d).insertion_set()
     return [counts_from_insertions(d, len(a), len(b), k) for k in _bits(iset)]
 
 
@@ -332,4 +356,4 @@ def alignment(a, b, rule: str, d: int | None = None, band: Band | None = None) -
         d = levenshtein(a, b)
     if rule == "sclite":
         return sclite_alignment(a, b, d)
-    return backtrace(band or Band(a, b, d), rule)
+    return backtrace(band or make_band(a, b, d), rule)

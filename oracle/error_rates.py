@@ -133,7 +133,7 @@ from fractions import Fraction
 
 from .conventions import ConventionError, InputError, Knob, Metric, Result
 from .exact import Admissible, Undefined
-from .alignment import Band, _bits, alignment, counts_from_insertions, counts_of, levenshtein
+from .alignment import _bits, alignment, counts_from_insertions, counts_of, levenshtein, make_band
 from .graphemes import graphemes
 
 _SCLITE = "NIST SCTK sclite: word.c wwd_WORD (ins 3, del 3, sub 4), net_dp.c"
@@ -386,7 +386,7 @@ def _rate_metric(metric: str, level: str):
         dists, iset_list, aligns = [], [], {r: [] for r in rules}
         for r, h in zip(ref_t, hyp_t):
             d = levenshtein(r, h)
-            band = Band(r, h, d) if (tie != "sclite") else None
+            band = make_band(r, h, d) if (tie != "sclite") else None
             dists.append(d)
             if band is not None:
                 iset_list.append(band.insertion_set())

@@ -22,3 +22,13 @@ def strict_records():
     ready, _ = builtin_adapters()
     adapters = {a.name: a for a in ready}
     return run_all(adapters, {n: n for n in adapters}, examples=50, jobs=2)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slow`` run under the nightly profile only (HYPOTHESIS_PROFILE=nightly)."""
+    if os.environ.get("HYPOTHESIS_PROFILE", "ci") == "nightly":
+        return
+    skip = pytest.mark.skip(reason="slow: runs with HYPOTHESIS_PROFILE=nightly")
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(skip)
