@@ -213,6 +213,7 @@ def read_run(path, duplicates: str = "error", scores: str = "text") -> dict:
     run: dict = {}
     q_cur, docs, vals = None, [], []
     add_doc, add_val = docs.append, vals.append
+    out_of_memory = None
     f = _open(path)
     try:
         with f, paused_gc():  # millions of strings and 7,000 dicts, no cycles (see oracle.gcpause)
@@ -233,11 +234,28 @@ def read_run(path, duplicates: str = "error", scores: str = "text") -> dict:
                     add_doc, add_val = docs.append, vals.append
                 add_doc(d)
                 add_val(sc)
+        if q_cur is not None and not q_cur.startswith("#"):
+            _add_block(path, run, q_cur, docs, vals, as_float, duplicates)
     except UnicodeDecodeError as e:
         raise TrecFormatError(path, None, f"not UTF-8 text ({e.reason})") from None
-    if q_cur is not None and not q_cur.startswith("#"):
-        _add_block(path, run, q_cur, docs, vals, as_float, duplicates)
+    except MemoryError:  # raised below, once the frames that hold the partial run are gone
+        out_of_memory = (len(run), q_cur)
+    if out_of_memory:
+        run = docs = vals = None
+        raise TrecFormatError(path, None, _out_of_memory(*out_of_memory))
     return run
+
+
+def _out_of_memory(queries: int, last) -> str:
+    """The message of a run too large for the memory this process may use (naming the limit)."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        limit = "unlimited" if soft == resource.RLIM_INFINITY else f"{soft // 2**20} MB"
+    except (ImportError, OSError, ValueError):
+        limit = "unknown"
+    return (f"the run does not fit in memory: {queries} queries were read (the last {last!r}) when "
+            f"memory ran out (address-space limit: {limit}); it holds about 200 bytes per line")
 
 
 def _add_block(path, run: dict, q: str, docs: list, vals: list, as_float: bool, duplicates: str) -> None:
