@@ -39,3 +39,16 @@ def allocates(inputs):
 def prints(inputs):
     print("garbage on standard output")
     return _accuracy(inputs)
+
+
+class _ConfigureExits(type(prints.adapter)):
+    """An adapter whose set-up (configure) ends the process, as a library import can."""
+
+    def configure(self, metric, settings):
+        os._exit(4)
+
+    def defect_models(self):
+        return {"pid": lambda *args: os.getpid()}
+
+
+configure_exits = _ConfigureExits(_accuracy, "accuracy", name="configure-exits")

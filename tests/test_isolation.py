@@ -67,3 +67,22 @@ def test_prints_of_a_library_stay_off_a_report_on_standard_output(case_file, cap
     out, err = capfd.readouterr()
     assert all(json.loads(l) for l in out.splitlines() if l.strip())   # every line of standard output is JSON
     assert "garbage on standard output" in err and rc in (0, 1)
+
+
+def test_a_library_set_up_that_exits_is_an_error_and_the_run_goes_on(case_file):
+    from tests.inhouse_unreliable import configure_exits
+    records = run_all({configure_exits.name: configure_exits}, {}, metrics=["accuracy"], examples=3, jobs=1,
+                      case_paths=[case_file], limits=Limits(timeout=10))
+    assert records and all(r.outcome == "error" for r in records)
+    assert all("exited with status 4" in r.library_value for r in records)
+
+
+def test_defect_models_run_in_the_worker():
+    import os
+    from conformance.engine.isolation import isolated
+    from tests.inhouse_unreliable import configure_exits
+    wrapped = isolated(configure_exits, Limits(timeout=10))
+    try:
+        assert wrapped.defect_models()["pid"]("accuracy", {}, {}) != os.getpid()
+    finally:
+        wrapped.close()

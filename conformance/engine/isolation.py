@@ -1,7 +1,9 @@
 """Library calls in a worker process that can die without taking the run with it.
 
-``isolated(adapter, limits)`` wraps an adapter so that each ``run`` (the call into
-the library) happens in a forked worker process that holds the adapter. The worker
+``isolated(adapter, limits)`` wraps an adapter so that each call into the library
+(``run``, ``configure``, which imports and sets the library up, and the defect
+models, which call it to predict a value) happens in a forked worker process that
+holds the adapter. The worker
 is started on the first call and reused by later ones (a library's start-up cost,
 a numba compilation say, is paid once per worker), and it is replaced after a death:
 - an exit (``os._exit``, a C library's ``exit``) or a signal (a segfault, a kill) is
@@ -14,9 +16,10 @@ Every such outcome is an ``error`` of the call that caused it, and the run goes 
 The worker's standard output is its standard error, so that a library's prints never
 mix into a report written to standard output.
 
-Everything else an adapter does (profiles, defect models that call the library to
-predict a value) runs in the engine's process. Forking is POSIX only: elsewhere, and
-with ``limits.enabled`` false, calls run in the engine's process as before.
+Everything else an adapter does (profiles, tolerances, capabilities: declarations)
+runs in the engine's process; so does a call whose arguments or value cannot be
+pickled (it is made again in process). Forking is POSIX only: elsewhere, and with
+``limits.enabled`` false, calls run in the engine's process as before.
 """
 from __future__ import annotations
 
@@ -63,6 +66,7 @@ def _serve(conn, other_end, adapter) -> None:
     os.dup2(2, 1)   # the library's prints go to standard error (C-level writes to fd 1 too)
     sys.stdout = sys.stderr
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the engine decides when to stop
+    models = None
     while True:
         try:
             msg = conn.recv()
@@ -70,9 +74,17 @@ def _serve(conn, other_end, adapter) -> None:
             os._exit(0)
         if msg is None:
             os._exit(0)
-        configured, inputs = msg
+        op, args = msg
         try:
-            reply = ("ok", adapter.run(configured, inputs))
+            if op == "run":
+                value = adapter.run(*args)
+            elif op == "configure":
+                value = adapter.configure(*args)
+            else:  # a defect model: ("model", (name, args))
+                if models is None:
+                    models = adapter.defect_models()
+                value = models[args[0]](*args[1])
+            reply = ("ok", value)
         except Exception as e:
             reply = ("raise", e)
         except BaseException as e:   # sys.exit in the library is its call's outcome, not the engine's exit
@@ -81,6 +93,9 @@ def _serve(conn, other_end, adapter) -> None:
         try:
             conn.send(reply)
         except Exception:
+            if op != "run" and reply[0] == "ok":
+                conn.send(("unpicklable", None))   # the engine makes this call itself
+                continue
             e = reply[1] if reply[0] == "raise" else None
             name = type(e).__name__ if e is not None else "UnpicklableOutput"
             text = str(e) if e is not None else f"the library returned a {type(reply[1].value).__name__}"
@@ -150,10 +165,29 @@ class Isolated:
         return LibraryDied(f"the library's process exited with status {code}")
 
     def run(self, configured, inputs):
+        return self._call("run", (configured, inputs), lambda: self._adapter.run(configured, inputs))
+
+    def configure(self, metric, settings):
+        """The adapter's configure, in the worker too (it imports and sets up the library)."""
+        return self._call("configure", (metric, settings), lambda: self._adapter.configure(metric, settings))
+
+    def defect_models(self) -> dict:
+        """The adapter's defect models, each called in the worker (models call the library)."""
+        names = self._adapter.defect_models() if hasattr(self._adapter, "defect_models") else {}
+        return {name: self._model_proxy(name, fn) for name, fn in names.items()}
+
+    def _model_proxy(self, name, fn):
+        def model(*args):
+            return self._call("model", (name, args), lambda: fn(*args))
+        return model
+
+    def _call(self, op: str, args: tuple, local):
+        """``local()`` made in the worker: its value, its exception, or LibraryDied. What
+        the pipe cannot carry (arguments, or a configure or model value) is made in process."""
         try:
-            payload = pickle.dumps((configured, inputs))
+            payload = pickle.dumps((op, args))
         except Exception:
-            return self._adapter.run(configured, inputs)   # options the pipe cannot carry: in process
+            return local()   # options the pipe cannot carry: in process
         del payload
         if self._owner != os.getpid():
             # a forked copy of this wrapper (a pool worker): the worker belongs to the parent
@@ -162,7 +196,7 @@ class Isolated:
         if self._proc is None or not self._proc.is_alive():
             self._start()
         try:
-            self._conn.send((configured, inputs))
+            self._conn.send((op, args))
         except (BrokenPipeError, OSError):
             raise self._died("") from None
         t0 = time.monotonic()
@@ -182,6 +216,8 @@ class Isolated:
             raise self._died("") from None
         if kind == "ok":
             return value
+        if kind == "unpicklable":
+            return local()
         if kind == "raise-named":
             raise _named_exception(*value)
         raise value

@@ -16,7 +16,7 @@ from oracle.registry import get_metric
 from conformance.engine.cases import Case, load_cases
 from conformance.engine.judge import judge_case
 from conformance.engine.divergence import divergent_knobs, run_divergences
-from conformance.engine.isolation import Limits, isolated
+from conformance.engine.isolation import LibraryDied, Limits, isolated
 from conformance.engine.known import KnownIndex, load_known
 from conformance.engine.plans import plan_for
 from conformance.engine.properties import property_names, run_property
@@ -212,6 +212,11 @@ def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None =
         if unit.part == "divergence":
             return run_divergences(a, unit.metric, known, examples)
         return [run_property(a, unit.metric, p, known, examples) for p in property_names(a, unit.metric)]
+    except LibraryDied as e:  # outside a judged call: configure or a defect model
+        r = _base_record(a, unit.metric, unit.part, "(unit)")
+        r.outcome, r.library_value = "error", str(e)
+        r.message = f"{e}, while setting the library up for {unit.metric} ({unit.part}) or modelling a defect"
+        return [r]
     except Exception as e:  # an engine bug must not lose the rest of the report
         r = _base_record(a, unit.metric, unit.part, "(unit)")
         r.outcome = "error"
