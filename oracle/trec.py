@@ -8,7 +8,11 @@ Formats (trec_eval's get_qrels.c and get_trec_results.c):
   is a number, kept as its text so the oracle reads it exactly ("0.1" is
   1/10), or converted with ``float()`` (``scores="float"``, what trec_eval's
   ``atof`` does).
-- blank lines and lines starting with ``#`` are skipped; a UTF-8 byte-order
+- blank lines and lines whose first non-blank character is ``#`` are skipped,
+  whatever their number of fields (trec_eval 9.0.8: get_trec_results.c skips
+  blanks, then a line at ``#``; get_qrels.c te_get_qrels skips a line whose very
+  first character is ``#``, ``if (*ptr == '#') ptr = index(ptr, '\n') + 1;``, so
+  an indented ``#`` line is a comment here and a query named ``#`` there); a UTF-8 byte-order
   mark at the start of a file is stripped (every reader of this project does so:
   left in, it would become part of the first query id).
 - JSON: ``{"qrels": {...}, "run": {...}}`` as the ranking metrics take it.
@@ -138,9 +142,9 @@ def read_qrels(path) -> dict:
     last_q, cur = None, None
     for lineno, line in _lines(path):
         parts = line.split()
+        if not parts or parts[0].startswith("#"):  # a comment, whatever its fields (trec_eval)
+            continue
         if len(parts) != 4:
-            if not parts or parts[0].startswith("#"):
-                continue
             raise TrecFormatError(path, lineno, f"expected 4 fields 'qid iter docno rel', found {len(parts)}")
         q, _, d, rel = parts
         if q != last_q:

@@ -49,6 +49,19 @@ def test_comments_blank_lines_and_interleaved_queries(tmp_path):
     assert read_qrels(q) == {"1": {"a": 2, "b": -1}}
 
 
+def test_a_comment_line_with_four_fields_is_a_comment(tmp_path):
+    # the two lines: "# and comment here" used to be a format error (4 fields read as
+    # a judgement with grade "here"), and "# 0 d1 1" a judgement for a query named "#";
+    # trec_eval skips both (get_qrels.c: if (*ptr == '#') skip the line)
+    q = _write(tmp_path, "qrels.txt", "# and comment here\nq1 0 d1 1\n# 0 d1 1\n")
+    assert read_qrels(q) == {"q1": {"d1": 1}}
+    r = _write(tmp_path, "run.txt", "q1 Q0 d1 1 0.9 t\n# Q0 d2 1 5 t\n")
+    assert read_run(r) == {"q1": {"d1": "0.9"}}
+    # P@1 of the one query: its top document d1 is relevant, 1 (it was 1/2 with a query "#")
+    from oracle import compute
+    assert compute("precision_at_k", {"qrels": read_qrels(q), "run": read_run(r)}, {"k": 1}).value == 1
+
+
 @pytest.mark.parametrize("text, line, fragment", [
     ("q1 Q0 a 1 2.5 t\nq1 Q0 b 1 2.5\n", 2, "expected 6 fields"),
     ("q1 Q0 a 1 2.5 t\nq1 Q0 b 1 2.5 t extra\n", 2, "expected 6 fields"),
