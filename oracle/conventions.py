@@ -66,8 +66,14 @@ def parse_rational(text, what: str) -> Fraction:
         raise ConventionError(f"{what}: {text!r} is not a number")
     if isinstance(text, float):
         raise ConventionError(f"{what}: {text!r} is a float; write it as an exact fraction string such as '1/10'")
+    text = str(text).strip()
+    from .magnitude import SETTING_EXPONENT, exponent_problem
+    if len(text) > SETTING_EXPONENT or exponent_problem(text, SETTING_EXPONENT):
+        raise ConventionError(f"{what}: {text[:40]!r}{'...' if len(text) > 40 else ''} is out of range for a "
+                              f"setting (at most {SETTING_EXPONENT} characters and a decimal exponent within "
+                              f"+-{SETTING_EXPONENT})")
     try:
-        return Fraction(str(text).strip())
+        return Fraction(text)
     except (ValueError, ZeroDivisionError):
         raise ConventionError(f"{what}: {text!r} is not a rational number (write '1/10', '3', '0.25')") from None
 

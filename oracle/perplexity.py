@@ -37,21 +37,9 @@ Knobs
   target are dropped, as the Hugging Face causal-LM loss does). Logits only.
 
 Degenerate and invalid inputs
-| input | value |
-| --- | --- |
-| no texts | Undefined("no texts") |
-| no scored token in the whole corpus | Undefined("no tokens to score") |
-| a text with no scored token (empty, all ignored, 1 position under causal) | corpus-token: contributes nothing; mean-per-text: Undefined naming the text; its text_perplexities entry is Undefined |
-| a probability 0 (probs 0, logprob -inf, target logit -inf) | Undefined naming the position: the perplexity is infinite |
-| a probability < 0 or > 1, a log-probability > 0 | InputError "probs[i][j]: ..." |
-| NaN, +inf (any input), -inf as a probability | InputError naming the position |
-| a string that is not an exact number, a bool, another type | InputError naming the position |
-| ``null`` in probs/logprobs with ignore_index none | InputError (set ignore_index to drop it) |
-| ragged logits (vocabulary sizes differ), V = 0 | InputError "logits[i][j]: ..." |
-| targets not an integer, outside 0..V-1 (and not ignore_index) | InputError "targets[i][j]: ..." |
-| targets and logits of different lengths (texts or positions) | InputError |
-| two input kinds, targets without logits, unknown field | InputError |
-| shift causal with probs/logprobs | ConventionError |
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/perplexity.json (rendered in docs/bad-input.md; every
+row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 
@@ -62,6 +50,7 @@ from fractions import Fraction
 
 from .conventions import ConventionError, InputError, Knob, Metric, Result
 from .exact import Undefined, exp, log, power, product, total
+from .magnitude import PROBABILITY_EXPONENT, exponent_problem
 
 
 class IntOrNoneKnob(Knob):
@@ -123,6 +112,8 @@ def _number(x, where: str):
             if x < 0:
                 return _NEG_INF
             raise InputError(f"{where}: +inf is not allowed", item=where)
+        if isinstance(x, Decimal) and (why := exponent_problem(x, PROBABILITY_EXPONENT)):
+            raise InputError(f"{where}: {x} {why}", item=where)
         return Fraction(x)
     if isinstance(x, numbers.Rational):  # numpy integers, sympy rationals: exact
         return Fraction(int(x.numerator), int(x.denominator))
@@ -132,6 +123,9 @@ def _number(x, where: str):
             return _NEG_INF
         if t in ("nan", "inf", "+inf", "infinity", "+infinity"):
             raise InputError(f"{where}: {x!r} is not finite", item=where)
+        why = exponent_problem(t, PROBABILITY_EXPONENT)
+        if why:
+            raise InputError(f"{where}: {x!r}: {why}", item=where)
         try:
             return Fraction(t)
         except (ValueError, ZeroDivisionError):

@@ -47,19 +47,9 @@ queries) or ``text-to-image`` (columns are the queries); ``k`` (k): integer
 >= 1, default 1.
 
 Degenerate and invalid inputs
-| input | value |
-| --- | --- |
-| ``similarity`` = [] (no images, no texts) or no query in the direction | Undefined("no queries") |
-| K larger than the number of candidates | defined: every query hits (the top K is every candidate) |
-| K < 1 | ConventionError |
-| NaN or infinite similarity | InputError "similarity[i][j]: ..." |
-| a similarity that is a bool, null, or a string that is not an exact number | InputError "similarity[i][j]: ..." |
-| ragged matrix (rows of different lengths), a row that is not a list | InputError "similarity[i]: ..." |
-| no ``matches`` and a non-square matrix | InputError "similarity: ..." |
-| a query with no correct candidate (an image with an empty list; a text no image lists) | InputError naming it |
-| a match index that is not an integer, out of range, or listed twice | InputError "matches[i][j]: ..." |
-| ``matches`` of another length than the number of images | InputError "matches: ..." |
-| missing or unknown input field | InputError naming it |
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/retrieval.json (rendered in docs/bad-input.md; every
+row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 
@@ -73,6 +63,7 @@ from math import comb
 
 from .conventions import InputError, Knob, Metric, Result
 from .exact import Undefined
+from .magnitude import SCORE_EXPONENT, exponent_problem
 
 _DOC = "source document 001_e6f299f74aa61acb.txt part 1, recall_at_k()"
 
@@ -105,6 +96,9 @@ def _number(x, where: str):
     if isinstance(x, (int, Fraction)):
         return x
     if isinstance(x, str):
+        why = exponent_problem(x.strip(), SCORE_EXPONENT)
+        if why:
+            raise InputError(f"{where}: {x!r}: {why}", item=where)
         try:
             return Fraction(x.strip())
         except (ValueError, ZeroDivisionError):

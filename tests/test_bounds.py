@@ -117,3 +117,24 @@ def test_digits_of_an_astronomically_large_value_are_certified():
     with mpmath.workdps(450):
         want = mpmath.nstr(mpmath.exp(mpmath.mpf(10) ** 308), 12).replace("e+", "e")
     assert got == want
+
+
+@pytest.mark.parametrize("metric, inputs, item", [
+    ("perplexity", {"probs": [["1/2", "1e-999999999"]]}, "probs[0][1]"),
+    ("perplexity", {"logprobs": [["-1e999999999"]]}, "logprobs[0][0]"),
+    ("cross_modal_recall_at_k", {"similarity": [["1", "0"], ["0", "1e999999999"]]}, "similarity[1][1]"),
+])
+def test_probabilities_and_similarities_with_absurd_exponents_are_refused(metric, inputs, item):
+    # these expanded 10**999999999 before (Fraction of the text): a hang
+    with seconds(5):
+        with pytest.raises(InputError, match=item.replace("[", r"\[")):
+            compute(metric, inputs)
+
+
+@pytest.mark.parametrize("beta", ["1e5000", "1e-999999999", "1" * 5000])
+def test_a_setting_of_absurd_size_is_a_convention_error(beta):
+    # "1e5000" ended in a raw ValueError (the 4,300-digit limit of int-to-text conversion)
+    from oracle import ConventionError
+    with seconds(5):
+        with pytest.raises(ConventionError, match="out of range for a setting"):
+            compute("f1", {"y_true": [1, 0], "y_pred": [1, 1]}, {"beta": beta, "average": "binary"})
