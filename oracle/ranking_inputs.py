@@ -10,7 +10,7 @@ from itertools import repeat
 from operator import sub
 
 from .conventions import InputError
-from .trec import MAX_SCORE_EXPONENT, ScoreTexts, _exponent_ok
+from .trec import MAX_SCORE_TEXT, ScoreTexts, _beyond, _exponent_ok
 
 
 # ------------------------------------------------------------- validation
@@ -30,8 +30,8 @@ def _bad_score(where: str, s) -> InputError:
 
 
 def _too_large(where: str, s) -> InputError:
-    return InputError(f"{where}: score {s!r} has a decimal exponent beyond +-{MAX_SCORE_EXPONENT}, which is not "
-                      "read exactly", item=where)
+    shown = s if not isinstance(s, str) or len(s) <= 60 else s[:40] + "..."
+    return InputError(f"{where}: score {shown!r} {_beyond(s)}", item=where)
 
 
 def _exact(s) -> Fraction:
@@ -153,7 +153,7 @@ def _prepare_ranking(q, ranking, dup: str) -> _Ranking:
             try:
                 rounded = list(map(float, texts))
                 joined = "".join(texts)
-                ok = math.isfinite(sum(rounded)) and "_" not in joined and (
+                ok = math.isfinite(sum(rounded)) and "_" not in joined and max(map(len, texts)) <= MAX_SCORE_TEXT and (
                     ("e" not in joined and "E" not in joined) or all(map(_exponent_ok, texts)))
             except (ValueError, OverflowError):
                 ok = False

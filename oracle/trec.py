@@ -168,15 +168,26 @@ def read_qrels(path) -> dict:
 # double range (10**308) and still a small Fraction; beyond it, an InputError (expanding
 # 1e999999999 into an integer of a billion digits would never finish)
 MAX_SCORE_EXPONENT = 4000
+MAX_SCORE_TEXT = 4000   # characters: Python reads at most 4,300 digits of an integer from text
 _EXPONENT = re.compile(r"[eE]([+-]?\d+)\s*$")
 
 
 def _exponent_ok(s) -> bool:
-    """Whether a score's decimal exponent is within MAX_SCORE_EXPONENT (a text or a Decimal)."""
+    """Whether a score's decimal exponent is within MAX_SCORE_EXPONENT (a text or a Decimal)
+    and a score text within MAX_SCORE_TEXT characters."""
     if isinstance(s, Decimal):
-        return abs(s.adjusted()) <= MAX_SCORE_EXPONENT
+        return abs(s.adjusted()) <= MAX_SCORE_EXPONENT and len(s.as_tuple().digits) <= MAX_SCORE_TEXT
+    if len(s) > MAX_SCORE_TEXT:
+        return False
     m = _EXPONENT.search(s)
     return m is None or len(m.group(1)) <= 6 and abs(int(m.group(1))) <= MAX_SCORE_EXPONENT
+
+
+def _beyond(s) -> str:
+    """Why a score is not read exactly (it failed _exponent_ok)."""
+    if isinstance(s, str) and len(s) > MAX_SCORE_TEXT:
+        return f"is a text of {len(s)} characters, beyond {MAX_SCORE_TEXT}, which is not read exactly"
+    return f"has a decimal exponent beyond +-{MAX_SCORE_EXPONENT}, which is not read exactly"
 
 
 def _score_value(text: str, as_float: bool):
@@ -267,7 +278,7 @@ def _add_block(path, run: dict, q: str, docs: list, vals: list, as_float: bool, 
     try:
         fv = list(map(float, vals))
         joined = "".join(vals)
-        ok = math.isfinite(sum(fv)) and "_" not in joined and (
+        ok = math.isfinite(sum(fv)) and "_" not in joined and max(map(len, vals)) <= MAX_SCORE_TEXT and (
             ("e" not in joined and "E" not in joined) or all(map(_exponent_ok, vals)))
     except ValueError:
         ok = False
@@ -276,9 +287,9 @@ def _add_block(path, run: dict, q: str, docs: list, vals: list, as_float: bool, 
         for d, s in zip(docs, vals):
             v = _score_value(s, True)
             if v is None and _score_value(s, as_float) is None:
-                why = ("is not a finite number" if _exponent_ok(s) else
-                       f"has a decimal exponent beyond +-{MAX_SCORE_EXPONENT}, which is not read exactly")
-                raise TrecFormatError(path, _locate(path, q, d, s), f"score {s!r} {why}")
+                why = ("is not a finite number" if _exponent_ok(s) else _beyond(s))
+                shown = s if len(s) <= 60 else s[:40] + "..."
+                raise TrecFormatError(path, _locate(path, q, d, s), f"score {shown!r} {why}")
             fv.append(v)
     values = fv if as_float else vals
     if duplicates == "keep":

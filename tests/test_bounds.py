@@ -138,3 +138,16 @@ def test_a_setting_of_absurd_size_is_a_convention_error(beta):
     with seconds(5):
         with pytest.raises(ConventionError, match="out of range for a setting"):
             compute("f1", {"y_true": [1, 0], "y_pred": [1, 1]}, {"beta": beta, "average": "binary"})
+
+
+def test_a_score_text_beyond_4000_characters_is_refused(tmp_path):
+    # 5,001 zeros tied with 0 crashed the exact tie comparison with a raw ValueError (Python's
+    # 4,300-digit limit); untied, the text was never read exactly
+    long = "0" * 5001
+    for run in ({"q": {"a": long, "b": 0}}, {"q": {"a": long, "b": "1"}}):
+        with pytest.raises(InputError, match=r"run\['q'\]\['a'\]: score '0{40}\.\.\.' is a text of 5001 characters"):
+            compute("reciprocal_rank", {"qrels": {"q": {"a": 1}}, "run": run})
+    path = tmp_path / "run.txt"
+    path.write_text(f"q Q0 a 1 {long} t\nq Q0 b 2 0 t\n")
+    with pytest.raises(TrecFormatError, match=f"{path}:1: score .* is a text of 5001 characters"):
+        read_run(path)
