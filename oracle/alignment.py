@@ -5,10 +5,13 @@ picks, and sclite's weighted alignment (definitions and sources in
 ``oracle.error_rates``'s docstring).
 
 Pairs whose band has more than ``LINEAR_CELLS`` cells go to
-``oracle.alignment_linear``, which keeps only the cells of minimum-cost paths
-(memory linear in the lengths instead of their product); both give the same
-sets and the same alignments (tests/test_alignment_linear.py)."""
+``oracle.alignment_linear`` and ``oracle.alignment_walks``, which sweep the band
+keeping a few rows, never the matrix (memory linear in the lengths instead of
+their product); both give the same sets and the same alignments
+(tests/test_alignment_linear.py)."""
 from __future__ import annotations
+
+from .affix import common_affix as _common_affix
 
 
 # ------------------------------------------------------------ edit distance
@@ -25,15 +28,6 @@ def levenshtein_dp(a, b) -> int:
     return prev[-1]
 
 
-def _common_affix(a, b) -> tuple[int, int]:
-    n = min(len(a), len(b))
-    p = 0
-    while p < n and a[p] == b[p]:
-        p += 1
-    s = 0
-    while s < n - p and a[-1 - s] == b[-1 - s]:
-        s += 1
-    return p, s
 
 
 def levenshtein(a, b) -> int:
@@ -87,11 +81,11 @@ def _band_cells(n: int, m: int, d: int) -> int:
 
 def make_band(a, b, d: int):
     """The admissible-set DP of ``a`` with ``b`` (distance ``d``): ``Band`` for small
-    pairs, ``alignment_linear.TightBand`` (linear memory) past LINEAR_CELLS cells."""
+    pairs, ``alignment_walks.LinearBand`` (linear memory) past LINEAR_CELLS cells."""
     if _band_cells(len(a), len(b), d) <= LINEAR_CELLS:
         return Band(a, b, d)
-    from .alignment_linear import TightBand
-    return TightBand(a, b, d)
+    from .alignment_walks import LinearBand
+    return LinearBand(a, b, d)
 
 class Band:
     """The DP restricted to the diagonals k = j - i that minimum-cost paths can use
@@ -251,8 +245,8 @@ def sclite_alignment(a, b, d: int | None = None) -> list[tuple]:
         d = levenshtein(a, b)
     w = (4 * d) // 3
     if _band_cells(n, m, w) > LINEAR_CELLS:
-        from .alignment_linear import TightBand, sclite_walk
-        return sclite_walk(a, b, TightBand(a, b, d, (SCLITE_SUB, SCLITE_DEL, SCLITE_INS), bound=w))
+        from .alignment_walks import sclite_walk
+        return sclite_walk(a, b, d, SCLITE_SUB, SCLITE_DEL, SCLITE_INS)
     delta = m - n
     kmin = -((w - delta) // 2)
     width = (delta + w) // 2 - kmin + 1
@@ -356,4 +350,7 @@ def alignment(a, b, rule: str, d: int | None = None, band: Band | None = None) -
         d = levenshtein(a, b)
     if rule == "sclite":
         return sclite_alignment(a, b, d)
-    return backtrace(band or make_band(a, b, d), rule)
+    band = band or make_band(a, b, d)
+    if hasattr(band, "walk"):
+        return band.walk(rule)
+    return backtrace(band, rule)

@@ -1,26 +1,25 @@
-"""Alignment of long sequences in linear memory: the cells of minimum-cost paths
-("tight" cells), found by a forward and a backward banded sweep, and nothing else.
-
-A cell (i, j) lies on a minimum-cost alignment iff F(i, j) + G(i, j) = d, where F
-is the cost of aligning the prefixes a[:i], b[:j], G the cost of aligning the
-suffixes a[i:], b[j:], and d = F(n, m) (the classical forward-backward argument
-behind Hirschberg 1975). Every predecessor a backtrace can step to from a tight cell
-along an optimal move is tight too (F(p) + cost = F(c) and G(p) <= cost + G(c)),
-so a backtrace and the admissible (S, D, I) sets need the tight cells only.
+"""Alignment of long sequences in memory linear in their lengths: banded NumPy sweeps
+that keep a few rows, never the matrix.
 
 The sweeps run row by row over the band of diagonals that minimum-cost paths can
-use (``oracle.alignment.Band``), one NumPy integer vector per row: the diagonal and
-deletion candidates elementwise, then the insertion chain F[t] = min_{t' <= t}
-(C[t'] + w_ins (t - t')) as cummin(C - w_ins t) + w_ins t. G is the forward sweep of
-the reversed sequences; its rows are wanted in the opposite order, so the backward
-sweep keeps every K-th row (K ~ sqrt(n)) and recomputes one block of K rows at a
-time: memory O(sqrt(n) * width) for the sweeps, plus the tight cells (about one
-per row for similar sequences) with their F values and insertion-count sets.
+use (``oracle.alignment.Band``), one int64 vector per row: the diagonal and deletion
+candidates elementwise, then the insertion chain F[t] = min_{t' <= t} (C[t'] +
+w_ins (t - t')) as cummin(C - w_ins t) + w_ins t. ``Sweep.rows_descending`` gives the
+rows last to first by checkpointed reversal (Bennett 1989's time-memory trade: a few
+kept rows per level, one forward sweep per level).
 
-All values are exact integers (int64; the largest is (n + m) times the largest
-weight). ``TightBand`` answers the same questions as ``Band`` (``c``, ``s``,
-``insertion_set``), so ``oracle.alignment.backtrace`` runs on it unchanged;
-``sclite_walk`` follows sclite's back pointers through the tight cells."""
+- The admissible (S, D, I) counts (``admissible_insertions``) need only the cells of
+  minimum-cost paths: (i, j) lies on one iff F(i, j) + G(i, j) = d, with F the cost of
+  the prefixes and G of the suffixes (the forward-backward argument of Hirschberg
+  1975); G is the sweep of the reversed sequences, read backwards. The insertion-count
+  sets are carried from one row of such cells to the next.
+- The tie rules' alignments (``oracle.alignment_walks``) follow back pointers from
+  (n, m), which need the rows in reverse order: F and, for the two preference rules,
+  the least or greatest insertion count of an optimal prefix alignment, swept as one
+  integer key F * BIG + I (or F * BIG - I), compared lexicographically.
+
+Memory: O(levels * (n + 1)**(1/levels) * width) for a sweep's kept rows, plus two
+rows of tight cells; all values are exact integers."""
 from __future__ import annotations
 
 import math
@@ -28,7 +27,6 @@ import math
 import numpy as np
 
 INF = 1 << 60
-STORED_INF = np.iinfo(np.int32).max  # rows kept for later are stored as int32
 
 
 def _codes(a, b) -> tuple[np.ndarray, np.ndarray]:
@@ -89,136 +87,85 @@ class Sweep:
         cand[:t0] = INF
         return cand
 
-    def rows_descending(self):
-        """(i, row i) for i = n, ..., 0, keeping every K-th row and recomputing blocks."""
+    def rows_descending(self, levels: int = 3):
+        """(i, row i) for i = n, ..., 0 in O(levels * B) rows of memory, B = (n + 1)**(1/levels):
+        the range is swept forward keeping B evenly spaced rows, then each stretch between
+        two kept rows is done the same way, last stretch first (a checkpointed reversal:
+        ``levels`` forward sweeps in all)."""
         n = self.n
-        k = max(1, math.isqrt(n + 1))
-        marks = {}
-        row = self.first()
-        marks[0] = _store(row)
-        for i in range(1, n + 1):
+        b = max(2, math.ceil((n + 1) ** (1 / levels)))
+        yield from self._descending(0, self.first(), n, b)
+
+    def _descending(self, start: int, first: np.ndarray, end: int, b: int):
+        count = end - start + 1
+        if count <= b:
+            rows = [first]
+            for i in range(start + 1, end + 1):
+                rows.append(self.next(i, rows[-1]))
+            for k in range(count - 1, -1, -1):
+                yield start + k, rows[k]
+                rows[k] = None
+            return
+        step = -(-count // b)
+        marks = [(start, first)]
+        row = first
+        for i in range(start + 1, end + 1):
             row = self.next(i, row)
-            if i % k == 0:
-                marks[i] = _store(row)
-        start = (n // k) * k
-        while start >= 0:
-            row = _load(marks.pop(start))
-            block = [_store(row)]
-            for i in range(start + 1, min(start + k, n + 1)):
-                row = self.next(i, row)
-                block.append(_store(row))
-            for off in range(len(block) - 1, -1, -1):
-                yield start + off, _load(block[off])
-            block = None
-            start -= k
-
-
-def _store(row: np.ndarray) -> np.ndarray:
-    """A row as int32 (INF as STORED_INF; finite values are below 4 (n + m) < 2**31)."""
-    return np.minimum(row, STORED_INF).astype(np.int32)
-
-
-def _load(row: np.ndarray) -> np.ndarray:
-    out = row.astype(np.int64)
-    out[out == STORED_INF] = INF
-    return out
-
-
-class TightBand:
-    """The tight cells of the pair (a, b) under weights (sub, del, ins) in the band of
-    cost bound ``bound``: per row, {j: F(i, j)}; with unit weights also the set of
-    insertion counts (an int bit set) of the minimum-cost alignments of each prefix
-    pair that ends in a tight cell. The same interface as ``oracle.alignment.Band``."""
-
-    def __init__(self, a, b, d: int, weights: tuple[int, int, int] = (1, 1, 1), bound: int | None = None):
-        self.a, self.b, self.d = a, b, d
-        n, m = len(a), len(b)
-        assert 4 * (n + m) < STORED_INF, "a pair this long does not fit the int32 rows"
-        kmin, width = band_limits(n, m, d if bound is None else bound)
-        ca, cb = _codes(a, b)
-        fwd = Sweep(ca, cb, kmin, width, weights)
-        rev = Sweep(ca[::-1].copy(), cb[::-1].copy(), kmin, width, weights)
-        ws, wd, wi = weights
-        unit = weights == (1, 1, 1)
-        cost: list[dict] = []
-        sets: list[dict] = []
-        back = rev.rows_descending()  # reversed row n - i is G of row i, read backwards
+            if (i - start) % step == 0:
+                marks.append((i, row))
         row = None
-        total = None
-        for i in range(n + 1):
-            row = fwd.first() if i == 0 else fwd.next(i, row)
-            ri, grow = next(back)
-            assert ri == n - i
-            both = row + grow[::-1]
-            if total is None:  # every path crosses row 0: its least F + G is the optimum
-                total = int(both.min())
-            idx = np.flatnonzero(both == total).tolist()
-            base = i + kmin
-            fvals = row[idx].tolist()
-            rc = {}
-            rs = {}
-            if unit:
-                pc = cost[i - 1] if i else {}
-                ps = sets[i - 1] if i else {}
-                x = a[i - 1] if i else None
-                for t, f in zip(idx, fvals):
-                    j = base + t
-                    if i == 0 and j == 0:
-                        s = 1
-                    else:
-                        s = 0
-                        if i and j and pc.get(j - 1, INF) + (x != b[j - 1]) == f:
-                            s = ps[j - 1]
-                        if pc.get(j, INF) + 1 == f:
-                            s |= ps[j]
-                        if rc.get(j - 1, INF) + 1 == f:
-                            s |= rs[j - 1] << 1
-                    rc[j] = f
-                    rs[j] = s
+        e = end
+        for k in range(len(marks) - 1, -1, -1):
+            s, first_row = marks[k]
+            marks[k] = None
+            yield from self._descending(s, first_row, e, b)
+            e = s - 1
+
+
+def levels_for(n: int, width: int) -> int:
+    """Two levels of checkpoints (two sweeps) while their 2 sqrt(n) rows take at most
+    64 MB, else three (three sweeps, 3 n**(1/3) rows)."""
+    return 2 if 2 * math.isqrt(n + 1) * width * 8 <= 64 * 2 ** 20 else 3
+
+
+def admissible_insertions(a, b, d: int) -> int:
+    """The set of insertion counts (an int bit set) of the minimum-cost alignments of a
+    with b, over the tight cells only: G's rows come from the reversed sweep read
+    backwards, F's from the forward sweep, and the prefix sets of one row at a time:
+    S(i, j) = S(i-1, j-1) [diagonal at cost F] | S(i-1, j) [deletion] | S(i, j-1) << 1
+    [insertion], each term only when that predecessor is tight and the move is optimal."""
+    n, m = len(a), len(b)
+    kmin, width = band_limits(n, m, d)
+    ca, cb = _codes(a, b)
+    fwd = Sweep(ca, cb, kmin, width, (1, 1, 1))
+    rev = Sweep(ca[::-1].copy(), cb[::-1].copy(), kmin, width, (1, 1, 1))
+    back = rev.rows_descending(levels_for(n, width))  # reversed row n - i is G of row i, read backwards
+    row = None
+    pc: dict = {}
+    ps: dict = {}
+    for i in range(n + 1):
+        row = fwd.first() if i == 0 else fwd.next(i, row)
+        ri, grow = next(back)
+        assert ri == n - i
+        both = row + grow[::-1]
+        idx = np.flatnonzero(both == d).tolist()
+        base = i + kmin
+        rc: dict = {}
+        rs: dict = {}
+        x = a[i - 1] if i else None
+        for t, f in zip(idx, row[idx].tolist()):
+            j = base + t
+            if i == 0 and j == 0:
+                st = 1
             else:
-                rc = {base + t: f for t, f in zip(idx, fvals)}
-            cost.append(rc)
-            sets.append(rs)
-        self.total, self.weights = total, weights
-        self.cost, self.sets = cost, sets
-
-    def c(self, i: int, j: int) -> int:
-        if i < 0 or j < 0:
-            return INF
-        return self.cost[i].get(j, INF)
-
-    def s(self, i: int, j: int) -> int:
-        if i < 0 or j < 0:
-            return 0
-        return self.sets[i].get(j, 0)
-
-    def insertion_set(self) -> int:
-        return self.s(len(self.a), len(self.b))
-
-    def cells(self) -> int:
-        return sum(map(len, self.cost))
-
-
-def sclite_walk(a, b, tb: TightBand) -> list[tuple]:
-    """sclite's back pointers followed from (n, m) through the tight cells of the
-    weighted DP: at a cell of cost f, the diagonal if it reaches f (sub <= del and
-    sub <= ins), else the insertion if it reaches f (del < ins fails exactly when the
-    insertion is optimal), else the deletion; see ``oracle.alignment.sclite_alignment``."""
-    i, j = len(a), len(b)
-    ops: list[tuple] = []
-    c = tb.c
-    w_sub, wd, wi = tb.weights
-    while i > 0 or j > 0:
-        f = c(i, j)
-        if i > 0 and j > 0 and c(i - 1, j - 1) + (0 if a[i - 1] == b[j - 1] else w_sub) == f:
-            ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
-            i, j = i - 1, j - 1
-        elif j > 0 and c(i, j - 1) + wi == f:
-            ops.append(("I", None, b[j - 1]))
-            j -= 1
-        else:
-            assert c(i - 1, j) + wd == f
-            ops.append(("D", a[i - 1], None))
-            i -= 1
-    ops.reverse()
-    return ops
+                st = 0
+                if i and j and pc.get(j - 1, INF) + (x != b[j - 1]) == f:
+                    st = ps[j - 1]
+                if pc.get(j, INF) + 1 == f:
+                    st |= ps[j]
+                if rc.get(j - 1, INF) + 1 == f:
+                    st |= rs[j - 1] << 1
+            rc[j] = f
+            rs[j] = st
+        pc, ps = rc, rs
+    return ps.get(m, 0)

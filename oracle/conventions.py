@@ -67,15 +67,22 @@ def parse_rational(text, what: str) -> Fraction:
     if isinstance(text, float):
         raise ConventionError(f"{what}: {text!r} is a float; write it as an exact fraction string such as '1/10'")
     text = str(text).strip()
-    from .magnitude import SETTING_EXPONENT, exponent_problem
-    if len(text) > SETTING_EXPONENT or exponent_problem(text, SETTING_EXPONENT):
+    from .magnitude import SETTING_EXPONENT, exponent_problem, longest_digit_run
+    # a setting's value has a decimal exponent within +-SETTING_EXPONENT and a numerator and
+    # denominator of at most SETTING_EXPONENT + 1 digits (so that its canonical 'p/q' reads back)
+    limit = 10 ** (SETTING_EXPONENT + 1)
+    q = None
+    if len(text) <= 3 * SETTING_EXPONENT and not exponent_problem(text, SETTING_EXPONENT) \
+            and longest_digit_run(text) <= 4300:  # Python reads at most 4,300 digits of an int
+        try:
+            q = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise ConventionError(f"{what}: {text!r} is not a rational number (write '1/10', '3', '0.25')") from None
+    if q is None or abs(q.numerator) >= limit or q.denominator >= limit:
         raise ConventionError(f"{what}: {text[:40]!r}{'...' if len(text) > 40 else ''} is out of range for a "
-                              f"setting (at most {SETTING_EXPONENT} characters and a decimal exponent within "
-                              f"+-{SETTING_EXPONENT})")
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise ConventionError(f"{what}: {text!r} is not a rational number (write '1/10', '3', '0.25')") from None
+                              f"setting (a decimal exponent within +-{SETTING_EXPONENT}, a numerator and a "
+                              f"denominator of at most {SETTING_EXPONENT + 1} digits)")
+    return q
 
 
 def frac_text(q: Fraction) -> str:

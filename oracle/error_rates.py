@@ -114,16 +114,9 @@ regional indicators pair up. Not implemented: Prepend (GB9b), the Indic
 conjunct rule (GB9c), and the exceptions to SpacingMark.
 
 Degenerate and invalid inputs
-| input | result |
-| --- | --- |
-| inputs not an object, a missing or unknown field | InputError naming the field |
-| references or hypotheses not a list | InputError "references: expected a list of strings, got str" |
-| lists of different lengths | InputError "hypotheses: 3 items but references has 2" |
-| an item that is not a string | InputError "hypotheses[3]: expected a string, got int" |
-| no utterances (empty corpus) | the empty-reference policy: Undefined / WER 0, MER 0, WIP 1 (jiwer's values) / InputError; error_counts all 0 |
-| a reference with no tokens (after preprocessing) | the empty-reference policy (corpus: only when all references are empty) |
-| an empty hypothesis | all deletions; defined |
-| tie=any, aggregate=mean with more than 65,536 admissible means | ConventionError: pick a tie rule |
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/error_rates.json (rendered in docs/bad-input.md; every
+row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 
@@ -388,7 +381,7 @@ def _rate_metric(metric: str, level: str):
             d = levenshtein(r, h)
             band = make_band(r, h, d) if (tie != "sclite") else None
             dists.append(d)
-            if band is not None:
+            if band is not None and tie == "any":   # the admissible set: tie=any only
                 iset_list.append(band.insertion_set())
             for rule in rules:
                 aligns[rule].append(alignment(r, h, rule, d, band))

@@ -42,3 +42,11 @@ def exponent_problem(x, limit: int) -> str | None:
     if e is not None and abs(e) > limit:
         return f"its decimal exponent {e} is beyond +-{limit}, which is not read exactly"
     return None
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def longest_digit_run(text: str) -> int:
+    """The length of the longest run of decimal digits in ``text``."""
+    return max(map(len, _DIGITS.findall(text)), default=0)

@@ -1,0 +1,237 @@
+"""The alignment each tie rule picks, for long pairs, by walking back pointers from
+(n, m) over rows swept in reverse (``oracle.alignment_linear``): the same moves, in
+the same order of preference, as ``oracle.alignment.backtrace`` and
+``oracle.alignment.sclite_alignment`` make on the full band (definitions and sources
+in ``oracle.error_rates``'s docstring).
+
+The rows are integer keys. For diagonal-first, rapidfuzz and prefer-substitution the
+key is F * BIG + I, the cost F of aligning the prefixes and the least insertion count
+I among their optimal alignments (BIG > m): the unit-cost DP with weights (BIG, BIG,
+BIG + 1) minimizes it lexicographically. For prefer-deletion-insertion it is
+F * BIG - I with the greatest I (weights (BIG, BIG, BIG - 1)). A preference rule keeps
+its target insertion count on the walk: with t the least (greatest) count of the
+current cell, an optimal diagonal or deletion predecessor p carries t iff its own
+least (greatest) count is t, and otherwise the insertion predecessor carries t - 1 (the
+full band's test ``t in S(p)`` reduces to that, since t bounds S(p) from below (above)).
+sclite's walk runs on its weighted costs (4, 3, 3)."""
+from __future__ import annotations
+
+from .affix import common_affix
+from .alignment_linear import INF, Sweep, _codes, band_limits, levels_for
+
+WALK_RULES = ("diagonal-first", "rapidfuzz", "prefer-substitution", "prefer-deletion-insertion")
+
+
+class _Rows:
+    """The two lowest rows a descending sweep has yielded, read as (F, I) per cell."""
+
+    def __init__(self, kmin: int, width: int, big: int, sign: int):
+        self.kmin, self.width, self.big, self.sign = kmin, width, big, sign
+        self.lo = None
+        self.rows: dict = {}
+
+    def push(self, i: int, row) -> None:
+        self.rows[i] = row
+        self.rows.pop(i + 2, None)
+        self.lo = i
+
+    def key(self, i: int, j: int) -> int:
+        t = j - i - self.kmin
+        if i < 0 or j < 0 or t < 0 or t >= self.width:
+            return INF
+        return int(self.rows[i][t])
+
+    def f(self, i: int, j: int) -> int:
+        k = self.key(i, j)
+        if k >= INF // 2:
+            return INF
+        return k // self.big if self.sign > 0 else -(-k // self.big)
+
+    def ins(self, i: int, j: int) -> int:
+        k = self.key(i, j)
+        return k % self.big if self.sign > 0 else -k % self.big
+
+
+def _wait(r: _Rows, i: int):
+    """Yield until row i - 1 is swept (nothing to wait for in row 0)."""
+    while i > 0 and (r.lo is None or r.lo > i - 1):
+        yield
+
+
+def _walk(a, b, r: _Rows, rule: str):
+    """One tie rule's walk, a generator that yields while it waits for a row; its
+    return value is the ops list (kind, reference token or None, hypothesis token or None)."""
+    i, j = len(a), len(b)
+    ops: list[tuple] = []
+    c = r.f
+    if rule == "rapidfuzz":
+        p, s = common_affix(a, b)
+        for k in range(s):
+            ops.append(("C", a[len(a) - 1 - k], b[len(b) - 1 - k]))
+        i, j = len(a) - s, len(b) - s
+        while i > p and j > p:
+            yield from _wait(r, i)
+            cur = c(i, j)
+            if c(i - 1, j) + 1 == cur:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+            elif a[i - 1] == b[j - 1]:
+                if c(i, j - 1) + 1 == cur:
+                    ops.append(("I", None, b[j - 1]))
+                    j -= 1
+                else:
+                    ops.append(("C", a[i - 1], b[j - 1]))
+                    i, j = i - 1, j - 1
+            elif c(i - 1, j - 1) + 1 == cur:
+                ops.append(("S", a[i - 1], b[j - 1]))
+                i, j = i - 1, j - 1
+            else:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+        while i > p:
+            ops.append(("D", a[i - 1], None))
+            i -= 1
+        while j > p:
+            ops.append(("I", None, b[j - 1]))
+            j -= 1
+        for k in range(p - 1, -1, -1):
+            ops.append(("C", a[k], b[k]))
+    elif rule == "diagonal-first":
+        while i > 0 or j > 0:
+            yield from _wait(r, i)
+            cur = c(i, j)
+            if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur:
+                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+                i, j = i - 1, j - 1
+            elif i > 0 and c(i - 1, j) + 1 == cur:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+            else:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+    else:  # prefer-substitution (least insertions) or prefer-deletion-insertion (most)
+        ins = r.ins
+        yield from _wait(r, i)
+        target = ins(i, j)
+        while i > 0 or j > 0:
+            yield from _wait(r, i)
+            cur = c(i, j)
+            if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur and ins(i - 1, j - 1) == target:
+                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+                i, j = i - 1, j - 1
+            elif i > 0 and c(i - 1, j) + 1 == cur and ins(i - 1, j) == target:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+            else:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+                target -= 1
+    ops.reverse()
+    return ops
+
+
+def _run_walks(a, b, sweep: Sweep, rows: _Rows, rules) -> dict:
+    """Drive each rule's walk over one descending sweep; {rule: ops}."""
+    walks = {rule: _walk(a, b, rows, rule) for rule in rules}
+    done: dict = {}
+    for i, row in sweep.rows_descending(levels_for(len(a), sweep.width)):
+        rows.push(i, row)
+        for rule in list(walks):
+            try:
+                next(walks[rule])
+            except StopIteration as stop:
+                done[rule] = stop.value
+                del walks[rule]
+        if not walks:
+            break
+    return done
+
+
+class LinearBand:
+    """What ``oracle.alignment.Band`` answers, for a long pair, without its matrix: the
+    admissible insertion counts and each tie rule's alignment, computed when first asked."""
+
+    def __init__(self, a, b, d: int):
+        self.a, self.b, self.d = a, b, d
+        self._iset = None
+        self._ops: dict = {}
+
+    def insertion_set(self) -> int:
+        if self._iset is None:
+            from .alignment_linear import admissible_insertions
+            self._iset = admissible_insertions(self.a, self.b, self.d)
+        return self._iset
+
+    def walk(self, rule: str) -> list[tuple]:
+        if rule not in self._ops:
+            group = [rule] if rule == "prefer-deletion-insertion" else \
+                [r for r in WALK_RULES if r != "prefer-deletion-insertion"]
+            self._ops.update(walks(self.a, self.b, self.d, group))
+        return self._ops[rule]
+
+
+def walks(a, b, d: int, rules=WALK_RULES) -> dict:
+    """{rule: the alignment the rule picks} for the unit-cost tie rules in ``rules``."""
+    n, m = len(a), len(b)
+    kmin, width = band_limits(n, m, d)
+    ca, cb = _codes(a, b)
+    big = m + 2
+    out: dict = {}
+    least = [r for r in rules if r != "prefer-deletion-insertion"]
+    if least:
+        sweep = Sweep(ca, cb, kmin, width, (big, big, big + 1))
+        out.update(_run_walks(a, b, sweep, _Rows(kmin, width, big, +1), least))
+    if "prefer-deletion-insertion" in rules:
+        sweep = Sweep(ca, cb, kmin, width, (big, big, big - 1))
+        out.update(_run_walks(a, b, sweep, _Rows(kmin, width, big, -1), ["prefer-deletion-insertion"]))
+    return out
+
+
+def sclite_walk(a, b, d: int, w_sub: int = 4, w_del: int = 3, w_ins: int = 3) -> list[tuple]:
+    """sclite's back pointers from (n, m) over its weighted costs: the diagonal if it costs
+    no more than the deletion and the insertion, else the deletion if strictly cheaper
+    than the insertion, else the insertion (``oracle.alignment.sclite_alignment``), in
+    the band of weighted bound floor(4d/3)."""
+    n, m = len(a), len(b)
+    kmin, width = band_limits(n, m, (4 * d) // 3)
+    ca, cb = _codes(a, b)
+    sweep = Sweep(ca, cb, kmin, width, (w_sub, w_del, w_ins))
+    rows = _Rows(kmin, width, 1, +1)
+
+    def walk():
+        i, j = n, m
+        ops: list[tuple] = []
+        c = rows.f
+        while i > 0 or j > 0:
+            yield from _wait(rows, i)
+            if j == 0:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+                continue
+            if i == 0:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+                continue
+            sub = c(i - 1, j - 1) + (0 if a[i - 1] == b[j - 1] else w_sub)
+            dele = c(i - 1, j) + w_del
+            ins = c(i, j - 1) + w_ins
+            if sub <= dele and sub <= ins:
+                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+                i, j = i - 1, j - 1
+            elif dele < ins:
+                ops.append(("D", a[i - 1], None))
+                i -= 1
+            else:
+                ops.append(("I", None, b[j - 1]))
+                j -= 1
+        ops.reverse()
+        return ops
+
+    gen = walk()
+    for i, row in sweep.rows_descending(levels_for(n, width)):
+        rows.push(i, row)
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value
+    raise AssertionError("the walk did not reach (0, 0)")
