@@ -80,21 +80,10 @@ t_n = 0); with effective_order=yes these orders are dropped.
 
 Degenerate and invalid inputs
 -----------------------------
-| input                                         | result                                        |
-| --------------------------------------------- | --------------------------------------------- |
-| empty corpus (``hypotheses == []``)           | InputError: no segment, nothing was evaluated  |
-| len(hypotheses) != len(references)            | InputError naming both counts                  |
-| references[i] == [] (no reference)            | InputError naming references[i]                |
-| references[i] a string, not a list            | InputError naming references[i]                |
-| non-string hypothesis / reference             | InputError naming e.g. references[2][0]        |
-| empty hypothesis, c = 0 < r                   | 0 (BP -> 0 as c -> 0), any smoothing           |
-| c = 0 and r = 0 (all empty)                   | Undefined: BP and every p_n are 0/0            |
-| empty reference (r_i = 0), c > 0              | by the formula: BP = 1, no matches             |
-| m_n = 0, smoothing none                       | 0                                              |
-| t_n = 0, effective_order no                   | see the paragraph above                        |
-| cc4/cc7 with c = 1 and m_1 = 0                | Undefined (K/ln 1)                             |
-| effective_order yes, kept weights sum to 0    | Undefined                                      |
-| level sentence-mean, a segment Undefined      | Undefined naming the segment                   |
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/bleu.json (rendered in docs/bad-input.md; every
+row's examples run in tests/test_bad_input_tables.py).
+
 An empty corpus is an error rather than Undefined because it means that no
 evaluation took place (an unread file, a filter that dropped everything);
 a report row for it would be a number about nothing.

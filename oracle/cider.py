@@ -62,16 +62,9 @@ Knobs (metric ``cider`` / ``cider_d`` defaults)
 | duplicates (dups) | keep, collapse (identical references of an image counted once) | keep | keep |
 
 Degenerate and invalid inputs
-| input | value |
-| --- | --- |
-| no images | Undefined("no images") |
-| one image with df refs | 0: every n-gram of its references has df = N = 1, weight 0 (pycocoevalcap too) |
-| empty candidate or reference text | defined: its vectors are zero, cosine 0 (the reference still counts in m) |
-| references[i] = [] | InputError "references[i]: no references" |
-| candidates and references of different lengths | InputError |
-| a text that is not a string | InputError "candidates[i]" / "references[i][j]" |
-| df corpus without ``df_corpus``, or ``df_corpus`` with df refs, an empty corpus | InputError |
-| sigma <= 0 | ConventionError |
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/cider.json (rendered in docs/bad-input.md; every
+row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 

@@ -70,23 +70,9 @@ Knobs
 - ``adjusted`` (adj), balanced accuracy only: ``no`` (default) or ``yes``.
 
 Degenerate and invalid inputs
-| input | value |
-| --- | --- |
-| y_true and y_pred of different lengths | InputError "y_pred: m items but y_true has n" |
-| no samples (N = 0, or every sample dropped) | confusion matrix: K x K zeros (K = 0 under union: []); per-class accuracy: every class Undefined ({} when K = 0); every other metric Undefined("no samples") |
-| label outside a declared list | outside=error: InputError "y_true[i]: label x is not among the declared labels"; drop / keep: see the knob |
-| duplicate label in the declared list | InputError "labels[j]: x is already declared at labels[i]" |
-| labels = [] (declared) | InputError "labels: an empty list" |
-| label_set=declared without inputs.labels | InputError "labels: label_set=declared needs inputs.labels" |
-| float label (1.0, 2.5) | InputError: labels are ints or strings (1.0 and 1 would be one class; the matrix holds integer counts, never floats) |
-| NaN label | InputError "y_true[i]: NaN is not a label" |
-| bool label | InputError: True == 1 in Python, so a bool would merge with class 1; write 0/1 or strings |
-| null or other types | InputError naming the item |
-| int and string labels mixed | InputError naming the first label of the other kind (sklearn: "Mix of label input types") |
-| class with no samples | per-class accuracy, R_k: Undefined / zero_division; balanced accuracy skips it |
-| average=binary with more than two classes | InputError; pos_label outside a two-class set: InputError |
-| adjusted balanced accuracy with one class with support | Undefined (chance 1/K = 1) |
-| missing or unknown input field | InputError naming it |
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/classification.json (rendered in docs/bad-input.md; every
+row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 

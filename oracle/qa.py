@@ -36,16 +36,9 @@ Value: the mean of the item scores over the items in the denominator, a
 Fraction (not a percentage; the scripts print 100 times it).
 
 Degenerate and invalid inputs
-| input | value |
-| --- | --- |
-| no items, or every item skipped (missing=skip) | Undefined("no items to score") |
-| prediction ``null`` | 0 (missing=zero) or item skipped (missing=skip) |
-| prediction "" or normalizing to "" | scored like any string (v2.0: F1 1 against an unanswerable item) |
-| references[i] = [] | v2.0: the gold [""]; v1.1: InputError "references[i]: no gold answers" |
-| predictions and references of different lengths | InputError |
-| a prediction that is neither a string nor null | InputError "predictions[i]: ..." |
-| references[i] not a list, or a gold that is not a string | InputError "references[i]" / "references[i][j]" |
-| missing or unknown input field | InputError naming it |
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/qa.json (rendered in docs/bad-input.md; every
+row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 

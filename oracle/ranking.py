@@ -74,22 +74,9 @@ checked, each ranking sorted and each query profile built once (as trec_eval
 computes all its measures in one pass).
 
 Degenerate and invalid inputs
-| input | value |
-| --- | --- |
-| no query to average (empty qrels, or all skipped) | Undefined("no queries to average") |
-| empty run ({}) | every averaged query is missing: 0 (missing=zero) or Undefined (missing=skip) |
-| query in qrels only | missing policy (0 or left out); with queries=run not averaged |
-| query in run only | queries=qrels or both: not averaged; queries=run: it has no relevant documents (no_relevant) |
-| query with no relevant document | no_relevant policy (0 or left out) |
-| a query's ranking is empty ({} or []) | retrieved nothing: scores 0 |
-| duplicate document in a list-form ranking | duplicates=error: InputError "run['q'][i]: duplicate document ..."; first: keep the first; max: keep the highest score (at its own position) |
-| score NaN or infinite (float, Decimal or string) | InputError "run['q']['d']: score nan is not a finite number" |
-| score of another type (bool, None, list) or a string that is not a number | InputError naming run['q']['d'] |
-| grade not an integer (string, float, bool) | InputError "qrels['q']['d']: expected an integer grade" |
-| negative grade | never relevant; gain 0 (negative=zero, trec_eval's "unjudged") or its own (negative=keep) |
-| k < 1, or a knob value that does not exist | ConventionError |
-| query or document id not a string | InputError naming it |
-| missing or unknown input field | InputError naming it |
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/ranking.json (rendered in docs/bad-input.md; every
+row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 

@@ -98,21 +98,9 @@ micro included (as scikit-learn's ``labels``), but still counted in the
 statistics. ``all`` cannot name a type called "all".
 
 Degenerate and invalid inputs
-| input | value |
-| --- | --- |
-| inputs not an object; gold or pred missing; an unknown field | InputError naming the field |
-| gold, pred or tokens not a list of lists | InputError "gold[i]: expected a list of tags" |
-| unequal numbers of sentences | InputError "pred: 2 sentences but gold has 3" |
-| unequal sentence lengths | InputError "pred[i]: 4 tags but gold[i] has 5" (tokens likewise) |
-| a tag (or token) that is not a string | InputError "gold[i][j]: expected a string, got int" |
-| an empty tag "" | InputError "gold[i][j]: an empty tag" |
-| a tag with no prefix ("PER"), no type ("B-"), or a prefix the scheme does not have ("E-PER" under iob2) | InputError "gold[i][j]: ..." naming the tag and the scheme's prefixes, under both readings (conlleval.pl would read it with its type-change rule alone) |
-| pooled-type-text without tokens | InputError "tokens: ..." |
-| no sentences | Undefined("no sentences") (token_accuracy: Undefined("no tokens")) |
-| sentences of length 0 | allowed; they hold no token and no entity |
-| no token at all, or no entity of the label set | token_accuracy Undefined("no tokens"); P, R, F are 0/0: zero_division decides |
-| entities of types outside a declared label list | ignored by the averages (not an error) |
-| a declared type found nowhere | its P, R, F are 0/0: zero_division decides |
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/tagging.json (rendered in docs/bad-input.md; every
+row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 

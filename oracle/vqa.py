@@ -50,16 +50,9 @@ answer are two annotators (the script compares answer dicts, which differ by
 ``answer_id``).
 
 Degenerate and invalid inputs
-| input | value |
-| --- | --- |
-| no questions | Undefined("no questions") |
-| n_i != 10 annotators | defined: the formulas above with n_i (leave-one-out over n_i) |
-| n_i = 1 under rule official | InputError "answers[i]: ..." (the leave-one-out subset is empty) |
-| answers[i] = [] | InputError "answers[i]: no human answers" |
-| prediction "" (or processing to "") | compared like any string |
-| predictions and answers of different lengths | InputError |
-| a prediction or answer that is not a string (null included) | InputError naming it |
-| missing or unknown input field | InputError naming it |
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/vqa.json (rendered in docs/bad-input.md; every
+row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 

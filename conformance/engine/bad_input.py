@@ -1,0 +1,176 @@
+"""The degenerate-input tables: one data file per metric family,
+``golden/bad_input/<family>.json``, the only place a table lives. ``docs/bad-input.md``
+is rendered from them (``python -m conformance.engine.bad_input --write``), and the
+tests walk every row: each row carries examples, each an oracle call with the
+outcome the row states, derived by hand.
+
+A file:
+
+    {"format": "metric-conformance-bad-input", "version": 1, "order": 3,
+     "family": "error_rates", "module": "oracle.error_rates",
+     "title": "Word, character and match error rates (`wer`, ...)",
+     "preamble": "markdown before the table (optional)",
+     "columns": ["input", "result"],
+     "rows": [{"input": "...", "result": "...",
+               "examples": [{"metric": "wer", "inputs": {...}, "conventions": {...},
+                             "expect": ..., "why": "the derivation"}]}],
+     "note": "markdown after the table (optional)"}
+
+``expect`` is one of ``{"error": "InputError" | "ConventionError", "names": "text
+the message contains"}``, ``{"undefined": "text the reason contains"}`` (or
+``true``), ``{"value": <exact text, or a JSON structure of them>}``. In inputs,
+``{"$float": "nan" | "inf" | "-inf"}`` is that float, ``{"$decimal": "1e-5000"}`` a
+``decimal.Decimal``, ``{"$repeat": [x, n]}`` the text or list x repeated n times
+(size rows)."""
+from __future__ import annotations
+
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+from oracle import ConventionError, InputError, Undefined, compute
+from oracle.certified import same_value
+from oracle.conventions import _jsonable
+
+from .cases import _same_json, parse_expected, read_json_file
+
+ROOT = Path(__file__).resolve().parents[2] / "golden" / "bad_input"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "bad-input.md"
+FORMAT = "metric-conformance-bad-input"
+_ERRORS = {"InputError": InputError, "ConventionError": ConventionError}
+
+HEADER = """# Bad input: what every metric does with degenerate and invalid inputs
+
+Every row is a defined value or a typed error that names the offending item
+(`InputError` for inputs, `ConventionError` for knobs): never NaN, never a
+traceback from deep inside. The command line turns `InputError` and
+`ConventionError` into a one-line message and exit status 2; a malformed case
+file is a `CaseFileError` naming the file, line or JSON path.
+
+This page is generated from `golden/bad_input/*.json` (one file per metric
+family, the only place a table lives; `python -m conformance.engine.bad_input
+--write` renders it). Each row there carries examples, oracle calls with the
+outcome the row states, and `tests/test_bad_input_tables.py` runs every one.
+"""
+
+
+class TableError(ValueError):
+    """A malformed table file (names the file and the JSON path)."""
+
+
+def files() -> list[Path]:
+    return sorted(ROOT.glob("*.json"))
+
+
+def load(path: Path) -> dict:
+    data = read_json_file(path)
+    where = path.name
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != 1:
+        raise TableError(f"{where}: not a {FORMAT} version 1 file")
+    for key in ("family", "module", "title", "columns", "rows", "order"):
+        if key not in data:
+            raise TableError(f"{where}: missing {key!r}")
+    for r, row in enumerate(data["rows"]):
+        for key in ("input", "result", "examples"):
+            if key not in row:
+                raise TableError(f"{where}: rows[{r}] has no {key!r}")
+        if not row["examples"]:
+            raise TableError(f"{where}: rows[{r}] ({row['input']}) has no example")
+        for e, ex in enumerate(row["examples"]):
+            if not {"metric", "inputs", "expect"} <= set(ex):
+                raise TableError(f"{where}: rows[{r}].examples[{e}] needs metric, inputs and expect")
+    return data
+
+
+def tables() -> list[dict]:
+    return sorted((load(p) for p in files()), key=lambda d: d["order"])
+
+
+def expand(v):
+    """Inputs as the oracle takes them: the ``$float``, ``$decimal`` and ``$repeat`` forms."""
+    if isinstance(v, dict):
+        if len(v) == 1:
+            (k, x), = v.items()
+            if k == "$float":
+                return float(x)
+            if k == "$decimal":
+                return Decimal(x)
+            if k == "$repeat":
+                text, times = x
+                return text * times
+        return {k: expand(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [expand(x) for x in v]
+    return v
+
+
+def check(example: dict) -> str | None:
+    """None when the oracle's outcome is the one the example expects, else why not."""
+    expect = example["expect"]
+    try:
+        result = compute(example["metric"], expand(example["inputs"]), example.get("conventions"))
+    except (InputError, ConventionError) as e:
+        want = expect.get("error")
+        if want is None:
+            return f"{type(e).__name__}: {e}"
+        if not isinstance(e, _ERRORS[want]):
+            return f"expected {want}, got {type(e).__name__}: {e}"
+        if expect.get("names", "") not in str(e):
+            return f"the message does not name {expect['names']!r}: {e}"
+        return None
+    value = result.value
+    if "error" in expect:
+        return f"expected {expect['error']}, the oracle gives {_jsonable(value)!r}"
+    if "undefined" in expect:
+        if not isinstance(value, Undefined):
+            return f"expected Undefined, the oracle gives {_jsonable(value)!r}"
+        want = expect["undefined"]
+        if isinstance(want, str) and want not in value.reason:
+            return f"the reason does not say {want!r}: {value.reason}"
+        return None
+    want = expect["value"]
+    if isinstance(want, str):
+        ok = same_value(parse_expected(want), value)
+    else:
+        ok = _same_json(want, _jsonable(value))
+    return None if ok else f"expected {want!r}, the oracle gives {_jsonable(value)!r}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render(data: list[dict]) -> str:
+    out = [HEADER]
+    for t in data:
+        out.append(f"## {t['title']}\n")
+        out.append(f"Source of truth: `golden/bad_input/{t['family']}.json` (module `{t['module']}`).\n")
+        if t.get("preamble"):
+            out.append(t["preamble"].rstrip() + "\n")
+        cols = t["columns"]
+        out.append("| " + " | ".join(cols) + " |")
+        out.append("| " + " | ".join("---" for _ in cols) + " |")
+        for row in t["rows"]:
+            out.append(f"| {_cell(row['input'])} | {_cell(row['result'])} |")
+        out.append("")
+        if t.get("note"):
+            out.append(t["note"].rstrip() + "\n")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = render(tables())
+    if argv[:1] == ["--write"]:
+        DOC.write_text(text, encoding="utf-8")
+        return 0
+    if argv[:1] == ["--check"]:
+        if DOC.read_text(encoding="utf-8") != text:
+            print("docs/bad-input.md is out of date: python -m conformance.engine.bad_input --write")
+            return 1
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
