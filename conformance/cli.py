@@ -10,6 +10,7 @@ import argparse
 import signal
 from contextlib import contextmanager
 import json
+import os
 import sys
 
 from conformance.engine.isolation import DEFAULT_MEMORY, DEFAULT_TIMEOUT, Limits
@@ -28,7 +29,8 @@ def cmd_run(args) -> int:
     for m in args.metric or []:
         if m not in metric_names():
             from oracle.conventions import nearest
-            raise UsageError(f"--metric {m}: unknown metric" + nearest(m, metric_names()))
+            raise UsageError(f"--metric {m}: unknown metric" + (nearest(m, metric_names()) or
+                             f": not supported; the oracle has {', '.join(metric_names())}"))
     _check_paths(args)
     adapters, specs, unavailable = _load_adapters(args.adapter)
     if not adapters:
@@ -376,6 +378,13 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("interrupted; no report written", file=sys.stderr)
         return 130
+    except BrokenPipeError:   # the reader of standard output went away (| head): stop quietly
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
     finally:
         known_lists.set_directory(previous_known_dir)   # --known-dir holds for this command only
 

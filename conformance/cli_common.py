@@ -38,7 +38,7 @@ def _load_adapters(names: list[str] | None):
         try:
             a = resolve_adapter(n)
         except (ImportError, AttributeError, ValueError, KeyError, TypeError) as e:
-            raise UsageError(f"--adapter {n}: {e}") from None
+            raise UsageError(f"--adapter {n}: {e.args[0] if isinstance(e, KeyError) and e.args else e}") from None
         ok, why = a.available()
         if not ok:
             unavailable.append((a.name, why))

@@ -57,8 +57,20 @@ class Refused:
 
 
 def nearest(word: str, candidates) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.5)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    """' (did you mean X?)' for a close candidate (compared without case: a similarity of
+    at least 0.6 with the same first character and a length within 2, or of at least 0.8,
+    so that '14a' suggests '13a' but 'chrF' does not suggest 'hr', 'TER' 'wer' nor
+    'meteor' 'mer'), else ''."""
+    cands = [str(c) for c in candidates]
+    w = str(word).strip().lower()
+    for c in cands:
+        if c.lower() == w:
+            return f" (did you mean {c!r}? names and values are case-sensitive)"
+    lowered = {c.lower(): c for c in cands}
+    for c in difflib.get_close_matches(w, list(lowered), n=3, cutoff=0.6):
+        if (c[:1] == w[:1] and abs(len(c) - len(w)) <= 2) or difflib.SequenceMatcher(None, w, c).ratio() >= 0.8:
+            return f" (did you mean {lowered[c]!r}?)"
+    return ""
 
 
 def parse_rational(text, what: str) -> Fraction:
@@ -121,6 +133,10 @@ class Knob:
             return str(value).strip()
         if self.kind == "enum":
             v = str(value).strip() if not isinstance(value, bool) else ("yes" if value else "no")
+            if v not in self.choices:   # the field writes IOBES and iobes, BILOU and bilou: one value
+                same = [c for c in self.choices if c.lower() == v.lower()]
+                if len(same) == 1:
+                    return same[0]
             if v not in self.choices:
                 raise ConventionError(
                     f"{where}: {value!r} is not a choice; choices are {', '.join(self.choices)}"

@@ -56,7 +56,8 @@ def get_metric(name: str) -> Metric:
     if name in _cache:
         return _cache[name]
     if name not in _WHERE:
-        raise ConventionError(f"unknown metric {name!r}; metrics are {', '.join(_WHERE)}" + nearest(name, _WHERE))
+        raise ConventionError(f"unknown metric {name!r}" + (nearest(name, _WHERE) or
+                              ": not supported") + f"; the oracle has {', '.join(_WHERE)}")
     mod, attr = _WHERE[name].split(":")
     m = getattr(importlib.import_module(mod), attr)
     _cache[name] = m

@@ -63,7 +63,9 @@ def load_adapter(name: str) -> Adapter:
     if ":" in name:
         return _instance(load_object(name), name)
     known = ", ".join(eps) or f"none registered (is the project installed? the group is {ENTRY_POINT_GROUP})"
-    raise KeyError(f"unknown adapter {name!r}; adapters are {known} (or give 'package.module:Class')")
+    from oracle.conventions import nearest
+    raise KeyError(f"unknown adapter {name!r}{nearest(name, eps)}; adapters are {known} "
+                   "(or give 'package.module:Class')")
 
 
 def resolve_adapter(spec: str) -> Adapter:
