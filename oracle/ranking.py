@@ -132,7 +132,8 @@ DUPLICATES = Knob(
     choices=("error", "first", "max"), key="dup",
     sources={"error": f"{_TREC} form_res_rels.c: 'duplicate docs' is an error",
              "first": "the first occurrence counts, later ones are dropped",
-             "max": "the occurrence with the highest score counts (at its own position)"})
+             "max": "the occurrence with the highest score counts (at its own position); of equal "
+                    "highest scores, the first"})
 QUERIES = Knob(
     "queries", "the set of queries the mean runs over", "qrels",
     choices=("qrels", "run", "both"),

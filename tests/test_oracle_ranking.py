@@ -431,3 +431,13 @@ def test_signatures_name_every_knob():
     assert s.startswith("ndcg|k:10|ties:trec_eval|ideal:judged|gain:linear|tg:yes|neg:zero|rel:1|norel:zero|")
     assert get_metric("precision_at_k").signature() != get_metric("precision_at_k").signature(
         {"precision_denominator": "retrieved"})
+
+
+def test_duplicates_max_keeps_the_first_of_equal_highest_scores():
+    # [a 1, b 1, a 1], a relevant, ties=input-order: keeping a's first occurrence gives the
+    # ranking a, b (tied, input order) and RR 1; keeping the last would give b, a and RR 1/2
+    inputs = {"qrels": {"q": {"a": 1}}, "run": {"q": [["a", 1], ["b", 1], ["a", 1]]}}
+    assert compute("reciprocal_rank", inputs, {"duplicates": "max", "ties": "input-order"}).value == 1
+    # a strictly higher later score moves a to its own (later) position: b 1, a 2 -> a first by score
+    inputs["run"]["q"] = [["a", 1], ["b", 3], ["a", 2]]
+    assert compute("reciprocal_rank", inputs, {"duplicates": "max", "ties": "input-order"}).value == Fraction(1, 2)
