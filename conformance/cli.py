@@ -72,11 +72,25 @@ def cmd_run(args) -> int:
     written = [p for p in (report_path, args.markdown, args.junit) if p]
     if written:
         print("report written: " + ", ".join(str(p) for p in written), file=sys.stderr)
+    if not records:   # a run that tests nothing is not a green run
+        print("no tests ran: " + _why_nothing_ran(adapters, args.metric), file=sys.stderr)
+        return EXIT_USAGE
     unexpected = [r for r in records if r.outcome in ("fail", "error")]
     fixed = [r for r in records if r.kind == "known" and r.outcome == "pass"]
     if unexpected or (args.strict and fixed):
         return EXIT_UNEXPECTED
     return EXIT_OK
+
+
+def _why_nothing_ran(adapters: dict, metrics) -> str:
+    parts = []
+    for name, a in adapters.items():
+        has = sorted(getattr(a, "capabilities", {}) or {})
+        if metrics:
+            parts.append(f"{name} implements none of {', '.join(metrics)} (it implements {', '.join(has) or 'nothing'})")
+        else:
+            parts.append(f"{name} implements no metric of the oracle")
+    return "; ".join(parts) or "no adapter"
 
 
 @contextmanager

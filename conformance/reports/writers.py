@@ -244,14 +244,20 @@ def markdown(records: list[Record], head: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+def _strict_failure(r: Record, strict: bool) -> bool:
+    """Under --strict, a known failure whose replay passes fails the run: a JUnit failure too."""
+    return strict and r.kind == "known" and r.outcome == "pass"
+
+
 def junit(records: list[Record], head: dict) -> str:
+    strict = bool((head.get("arguments") or {}).get("strict"))
     suites = ET.Element("testsuites", name="metric-conformance")
     groups: dict = defaultdict(list)
     for r in records:
         groups[(r.adapter, r.metric)].append(r)
     for (a, m), recs in sorted(groups.items()):
         s = ET.SubElement(suites, "testsuite", name=f"{a}.{m}", tests=str(len(recs)),
-                          failures=str(sum(r.outcome == "fail" for r in recs)),
+                          failures=str(sum(r.outcome == "fail" or _strict_failure(r, strict) for r in recs)),
                           errors=str(sum(r.outcome == "error" for r in recs)),
                           skipped=str(sum(r.outcome in ("skipped", "not-applicable", "known-failure") for r in recs)))
         for r in recs:
@@ -259,6 +265,9 @@ def junit(records: list[Record], head: dict) -> str:
             text = "\n".join(describe_record(r))
             if r.outcome == "fail":
                 ET.SubElement(tc, "failure", message=r.message or r.explanation or "disagreement").text = text
+            elif _strict_failure(r, strict):
+                ET.SubElement(tc, "failure", message=f"known failure {r.test} now passes (--strict): "
+                                                     "remove it from the known-failure list").text = text
             elif r.outcome == "error":
                 ET.SubElement(tc, "error", message=r.message or "error").text = text
             elif r.outcome in ("skipped", "not-applicable"):
