@@ -48,10 +48,21 @@ def _load_adapters(names: list[str] | None):
     return out, specs, unavailable
 
 
+_OUR_PACKAGES = ("conformance", "oracle", "adapters")
+
+
 def _known_dir(args):
     from conformance.engine.known import set_directory
-    if getattr(args, "known_dir", None):
-        set_directory(args.known_dir)
+    d = getattr(args, "known_dir", None)
+    if d:
+        first = Path(d).parts[0] if not Path(d).is_absolute() and Path(d).parts else ""
+        if first in _OUR_PACKAGES and not Path(first).is_dir():
+            # a new ./conformance/ folder would be imported instead of this package whenever the
+            # working directory is on the import path (PYTHONPATH=., python -m)
+            raise UsageError(f"--known-dir {d}: it would create a folder {first!r} in the working directory, "
+                             f"which shadows the package {first!r} on the import path; choose another name "
+                             "(e.g. known-failures/)")
+        set_directory(d)
 
 
 def _check_paths(args) -> None:

@@ -19,6 +19,8 @@ failure, never invisible). A skip is never a pass.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 import importlib.metadata
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -234,7 +236,17 @@ def load_object(spec: str):
     if ":" not in spec:
         raise ValueError(f"{spec!r}: expected 'package.module:object'")
     mod, attr = spec.split(":", 1)
-    obj = importlib.import_module(mod)
+    try:
+        obj = importlib.import_module(mod)
+    except ModuleNotFoundError as e:
+        # as ``python -m`` would: a package of the working directory that is not installed
+        top = mod.split(".")[0]
+        cwd = os.getcwd()
+        if e.name != top or cwd in sys.path or not (os.path.isdir(os.path.join(cwd, top))
+                                                     or os.path.isfile(os.path.join(cwd, top + ".py"))):
+            raise
+        sys.path.insert(0, cwd)
+        obj = importlib.import_module(mod)
     for part in attr.split("."):
         obj = getattr(obj, part)
     return obj

@@ -26,3 +26,12 @@ def test_a_run_that_tests_nothing_fails_with_the_reason(tmp_path, capsys):
     rc = main(["run", "--adapter", "jiwer", "--metric", "bleu", "--quiet", "--report", str(tmp_path / "r.jsonl")])
     err = capsys.readouterr().err
     assert rc == 2 and "no tests ran: jiwer implements none of bleu (it implements cer, " in err
+
+
+def test_a_known_failure_folder_never_shadows_the_package(tmp_path, monkeypatch, capsys):
+    # the old README recipe's --known-dir conformance/known created ./conformance/, which is
+    # imported instead of this package once the working directory is on the import path
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--adapter", "jiwer", "--known-dir", "conformance/known", "--quiet"]) == 2
+    assert "shadows the package 'conformance'" in capsys.readouterr().err
+    assert not (tmp_path / "conformance").exists()

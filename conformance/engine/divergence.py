@@ -131,7 +131,7 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     r.exact, r.case_exact = _text(ours), _text(theirs)
     if not isinstance(ours, tuple):
         r.digits = exact_texts(ours)[1]
-    r.reproduce = reproduce_command(adapter.name, metric, r.conventions, x)
+    r.reproduce = reproduce_command(adapter, metric, r.conventions, x)
     configured = adapter.configure(metric, prof)
     if isinstance(configured, Unsupported):
         r.outcome, r.message = "not-applicable", configured.reason

@@ -317,7 +317,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                     adapter, metric, settings, r.inputs, r.library_value, tol)
             except Exception:
                 r.reproducing_knobs, r.explanation = [], explanation([], r.library_value, None)
-        r.reproduce = reproduce_command(adapter.name, metric, r.conventions, f.fields.get("inputs"))
+        r.reproduce = reproduce_command(adapter, metric, r.conventions, f.fields.get("inputs"))
     except Unsatisfiable:
         r.outcome, r.message = "skipped", "no generated input was accepted by the library and the oracle"
         if skipped:

@@ -73,8 +73,12 @@ def resolve_adapter(spec: str) -> Adapter:
     decorated with ``conformance.functions.implementation``."""
     if ":" in spec:
         obj = load_object(spec)
-        if hasattr(obj, "adapter"):
-            return obj.adapter
+        adapter = obj.adapter if hasattr(obj, "adapter") else load_adapter(spec)
+        try:
+            adapter.spec = spec   # how to load it again: reproduce lines name it so
+        except AttributeError:
+            pass
+        return adapter
     return load_adapter(spec)
 
 

@@ -64,7 +64,7 @@ def run_case(adapter, case: Case, known: KnownIndex) -> Record:
     r.adapter_signature = m.signature(profile)
     r.differing_knobs = {k: [settings[k], profile[k]] for k in settings if settings[k] != profile[k]}
     r.conventions = _non_default(case.metric, settings)
-    r.reproduce = reproduce_command(adapter.name, case.metric, r.conventions, None, f"{case.file}#{case.id}")
+    r.reproduce = reproduce_command(adapter, case.metric, r.conventions, None, f"{case.file}#{case.id}")
     v = judge_case(adapter, case.metric, settings, case.inputs)
     r.seconds = time.perf_counter() - t0
     _fill_from_verdict(r, v)
@@ -114,7 +114,7 @@ def run_known_entry(adapter, entry) -> Record:
     r.inputs = entry.inputs
     r.case_signature = m.signature(settings)
     r.adapter_signature = m.signature(adapter.profile(entry.metric))
-    r.reproduce = reproduce_command(adapter.name, entry.metric, r.conventions, entry.inputs)
+    r.reproduce = reproduce_command(adapter, entry.metric, r.conventions, entry.inputs)
     t0 = time.perf_counter()
     # the entry carries its explanation (proven when it was recorded): no new search
     v = judge_case(adapter, entry.metric, settings, entry.inputs, explain_it=False)

@@ -93,8 +93,13 @@ def json_line(obj) -> str:
     return json.dumps(encode_non_finite(obj), ensure_ascii=False, default=str, allow_nan=False)
 
 
-def reproduce_command(adapter: str, metric: str, conventions: dict, inputs: dict | None,
+def reproduce_command(adapter, metric: str, conventions: dict, inputs: dict | None,
                       case_ref: str | None = None) -> str:
+    """The command that replays one check: ``adapter`` is a name or an adapter, whose
+    ``spec`` (the ``module:object`` it was loaded from) is used when it has one."""
+    if not isinstance(adapter, str):
+        adapter = getattr(adapter, "spec", None) or adapter.name
+    adapter = shlex.quote(adapter)
     if case_ref:
         return f"metric-conformance compare {shlex.quote(case_ref)} --adapter {adapter}"
     parts = ["metric-conformance", "compare", "--adapter", adapter, "--metric", metric,

@@ -1,7 +1,9 @@
 """Compare a run with a stored report: what changed since then."""
 from __future__ import annotations
 
-from conformance.reports.records import Record
+import json
+
+from conformance.reports.records import Record, shorten
 from conformance.reports.writers import read_jsonl
 
 
@@ -16,9 +18,27 @@ def changes_since(path, records: list[Record]) -> list[str]:
         o = before.get(k)
         if o is None:
             lines.append(f"new      {k}: {r.outcome}")
+            lines += _details(r)
         elif o.outcome != r.outcome:
             lines.append(f"changed  {k}: {o.outcome} -> {r.outcome}")
+            lines += _details(r)
     for k, o in before.items():
         if k not in now:
             lines.append(f"gone     {k}: was {o.outcome}")
     return lines
+
+
+def _details(r: Record) -> list[str]:
+    """Why a tracked test is what it is now, and on which input: indented lines."""
+    out = []
+    why = r.explanation or r.message or (f"known failure {r.known_failure}: {r.known_title}"
+                                          if r.outcome == "known-failure" else "")
+    if why:
+        out.append("         why: " + shorten(" ".join(str(why).split()), 300))
+    if r.exact or r.library_value is not None:
+        out.append(f"         exact: {shorten(str(r.exact), 120)}  library: {shorten(str(r.library_value), 120)}")
+    if r.inputs:
+        out.append("         input: " + shorten(json.dumps(r.inputs, ensure_ascii=False, default=str), 300))
+    if r.reproduce:
+        out.append("         reproduce: " + shorten(r.reproduce, 400))
+    return out
