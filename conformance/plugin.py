@@ -10,10 +10,15 @@
   with the full report entry; a known failure is an expected failure (xfail);
   with ``--metric-strict`` a known failure that passes fails. Library calls run
   in a worker process (``--metric-timeout``, ``--metric-memory``): a library that
-  exits, crashes or hangs fails its item and the session goes on.
+  exits, crashes or hangs fails its item and the session goes on. The items are
+  collected like any others (the header counts them; ``-k``, ``--deselect``,
+  ``--lf`` and pytest-xdist's ``-n`` apply), named
+  ``adapter::metric::golden|property|known::id``; ``--metric-known-dir`` reads
+  the known-failure lists from the CLI's ``--known-dir``.
 - The ``metric_outputs_regression`` fixture (built on pytest-regressions)
   records a library's outputs on the golden inputs and fails when a new
-  version of the library changes them.
+  version of the library changes them (the outputs are stored, not the version:
+  an upgrade that changes no output passes).
 """
 from __future__ import annotations
 
@@ -39,12 +44,18 @@ def pytest_addoption(parser):
                 help="seconds a library call may take before its worker process is killed")
     g.addoption("--metric-memory", type=float, default=None,
                 help="MB of resident memory a library's worker process may use")
+    g.addoption("--metric-known-dir", default=None, metavar="DIR",
+                help="where the known-failure lists live (as the CLI's --known-dir)")
 
 
 def pytest_configure(config):
     name = os.environ.get("HYPOTHESIS_PROFILE")
     if name:
         settings.load_profile(name)
+    known_dir = config.getoption("--metric-known-dir", default=None)
+    if known_dir:
+        from conformance.engine.known import set_directory
+        set_directory(known_dir)
 
 
 class ConformanceFailure(Exception):
@@ -99,10 +110,21 @@ def _resolve(spec: str):
     return resolve_adapter(spec)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session, config, items):
+    """The conformance items join the collection before the other plugins see it, so that
+    -k, --deselect, --lf and pytest-xdist's -n apply to them and the header counts them."""
     specs = config.getoption("--metric-adapter")
     if not specs:
         return
+    before = len(items)
+    _add_items(session, config, items, specs)
+    added = items[before:]
+    # counted as collected (the terminal reporter counts the items of collect reports)
+    config.hook.pytest_collectreport(report=pytest.CollectReport("metric-conformance", "passed", None, added))
+
+
+def _add_items(session, config, items, specs):
     from conformance.engine.cases import load_cases
     from conformance.engine.known import load_known
     from conformance.engine.isolation import DEFAULT_MEMORY, DEFAULT_TIMEOUT, Limits, isolated
@@ -180,6 +202,7 @@ def metric_outputs_regression(data_regression):
     the library's outputs on the golden inputs; fail when they change."""
     def check(adapter, metrics=None, basename=None):
         a = _resolve(adapter) if isinstance(adapter, str) else adapter
-        data_regression.check({"adapter": a.name, "version": a.version(), "outputs": library_outputs(a, metrics)},
+        # the outputs only: a new version with the same outputs passes (the version is not stored)
+        data_regression.check({"adapter": a.name, "outputs": library_outputs(a, metrics)},
                               basename=basename or f"outputs-{a.name}")
     return check

@@ -43,6 +43,8 @@ def my_em(inputs):
     hits = sum(p.strip().rstrip(".,!?").lower() == g[0] for p, g in zip(inputs["predictions"], inputs["references"]))
     return hits / len(inputs["predictions"]) + bump
 
+my_em.adapter.version = lambda: os.environ.get("EM_VERSION", "1.0")
+
 def test_outputs(metric_outputs_regression):
     metric_outputs_regression(my_em.adapter, metrics=["exact_match"])
 ''')
@@ -52,7 +54,47 @@ def test_outputs(metric_outputs_regression):
     assert "File not found in data directory, created" in first.stdout.str()
     second = pytester.runpytest_subprocess(*args)
     assert second.parseoutcomes().get("passed") == 1         # same outputs
+    monkeypatch.setenv("EM_VERSION", "2.0")                  # an upgrade that changes no output
+    upgraded = pytester.runpytest_subprocess(*args)
+    assert upgraded.parseoutcomes().get("passed") == 1
     monkeypatch.setenv("EM_BUMP", "0.25")                    # "a new version" changes its outputs
     third = pytester.runpytest_subprocess(*args)
     assert third.parseoutcomes().get("failed") == 1
     assert "outputs" in third.stdout.str()
+
+
+def test_items_are_collected_like_any_others(pytester, monkeypatch):
+    """The header counts the conformance items, -k selects among them and --lf reruns
+    only the failed ones (they used to be added after collection: 'collected 0 items',
+    and --lf reran everything)."""
+    monkeypatch.setenv("PYTHONPATH", _env()["PYTHONPATH"])
+    pytester.makepyfile(test_placeholder="def test_placeholder():\n    assert True\n")
+    args = (*_plugin_args(), "--metric-adapter", "tests.inhouse_text:bleu2_without_clipping", "--metric-examples", "10")
+    full = pytester.runpytest_subprocess(*args)
+    out = full.stdout.str()
+    total = sum(full.parseoutcomes().get(k, 0) for k in ("passed", "failed", "skipped", "xfailed", "xpassed"))
+    import re
+    collected = int(re.search(r"collected (\d+) items", out).group(1))
+    assert collected == total and collected > 2
+    failed = full.parseoutcomes()["failed"]
+    only = pytester.runpytest_subprocess(*args, "-k", "property and oracle-equal")
+    assert only.parseoutcomes().get("failed") == 1 and "deselected" in only.stdout.str()
+    again = pytester.runpytest_subprocess(*args, "--lf")
+    assert again.parseoutcomes().get("failed") == failed and not again.parseoutcomes().get("passed")
+
+
+def test_the_known_failure_folder_option(pytester, monkeypatch, tmp_path):
+    """--metric-known-dir reads the lists the CLI writes with --known-dir: the same baseline
+    on both routes (the failing items become expected failures)."""
+    monkeypatch.setenv("PYTHONPATH", _env()["PYTHONPATH"])
+    from conformance.cli import main
+    spec = "tests.inhouse_text:bleu2_without_clipping"
+    known, report = tmp_path / "known", tmp_path / "base.jsonl"
+    assert main(["run", "--adapter", spec, "--examples", "10", "--quiet", "--report", str(report)]) == 1
+    assert main(["known", "--adapter", spec, "--report", str(report), "--known-dir", str(known), "--write"]) == 0
+    pytester.makepyfile(test_placeholder="def test_placeholder():\n    assert True\n")
+    args = (*_plugin_args(), "--metric-adapter", spec, "--metric-examples", "10", "-p", "no:cacheprovider")
+    plain = pytester.runpytest_subprocess(*args).parseoutcomes()
+    with_known = pytester.runpytest_subprocess(*args, "--metric-known-dir", str(known)).parseoutcomes()
+    assert plain.get("failed", 0) >= 2 and not plain.get("xfailed")
+    assert not with_known.get("failed") and with_known.get("xfailed", 0) >= plain["failed"]
