@@ -62,14 +62,15 @@ def cmd_run(args) -> int:
         from conformance.reports.tracking import changes_since
         track_lines = changes_since(args.track, records)
     report_path = args.report
-    R.write_all(records, head, jsonl=report_path, md=args.markdown, junit_path=args.junit)
+    R.write_all(records, head, jsonl=report_path, md=args.markdown, junit_path=args.junit, html=args.html)
     # with a report on standard output, the summary goes to standard error
-    out = sys.stderr if STDOUT in (str(report_path), str(args.markdown), str(args.junit)) else sys.stdout
+    to_stdout = STDOUT in (str(report_path), str(args.markdown), str(args.junit), str(args.html))
+    out = sys.stderr if to_stdout else sys.stdout
     if track_lines is not None:
         print("\n".join(track_lines) if track_lines else f"no change since {args.track}", file=out)
     else:
         print(R.console(records, head, verbose=args.verbose), file=out)
-    written = [p for p in (report_path, args.markdown, args.junit) if p]
+    written = [p for p in (report_path, args.markdown, args.junit, args.html) if p]
     if written:
         print("report written: " + ", ".join(str(p) for p in written), file=sys.stderr)
     if not records:   # a run that tests nothing is not a green run
@@ -123,7 +124,8 @@ def _write_incomplete(args, adapters, unavailable, stop) -> int:
                     {"examples": args.examples, "metrics": args.metric, "strict": args.strict})
     head["incomplete"] = {"signal": stop.signal_name, "units_done": stop.done, "units": stop.total}
     paths = {k: (None if p is None else (p if str(p) == STDOUT else f"{p}.incomplete"))
-             for k, p in (("jsonl", args.report), ("md", args.markdown), ("junit_path", args.junit))}
+             for k, p in (("jsonl", args.report), ("md", args.markdown), ("junit_path", args.junit),
+                          ("html", args.html))}
     R.write_all(stop.records, head, **paths)
     written = [p for p in paths.values() if p and p != STDOUT]
     print(f"\nmetric-conformance run: {stop}; incomplete report: {', '.join(written) or 'standard output'}",
@@ -300,6 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--report", default="reports/conformance.jsonl", help="JSON lines report (default %(default)s)")
     r.add_argument("--markdown", help="also write a Markdown report")
     r.add_argument("--junit", help="also write a JUnit XML report")
+    r.add_argument("--html", help="also write the conformance matrix as one static HTML page")
     r.add_argument("--jobs", type=int, default=0, help="processes (default: all cores)")
     r.add_argument("--strict", action="store_true", help="a known failure that passes is unexpected")
     r.add_argument("--track", help="print only what changed since this stored JSONL report")

@@ -69,11 +69,13 @@ def _check_paths(args) -> None:
     """Every output path and input file of a run, before it starts."""
     from conformance.reports.paths import check_input, check_output
     try:
-        for flag, path in (("--report", args.report), ("--markdown", args.markdown), ("--junit", args.junit)):
+        html = getattr(args, "html", None)
+        for flag, path in (("--report", args.report), ("--markdown", args.markdown), ("--junit", args.junit),
+                           ("--html", html)):
             check_output(path, flag)
-        outs = [str(p) for p in (args.report, args.markdown, args.junit) if p and str(p) != STDOUT]
+        outs = [str(p) for p in (args.report, args.markdown, args.junit, html) if p and str(p) != STDOUT]
         if len(set(outs)) < len(outs):
-            raise ValueError("--report, --markdown and --junit name the same file")
+            raise ValueError("--report, --markdown, --junit and --html name the same file")
         if args.track:
             check_input(args.track, "--track")
         for path in args.cases or []:

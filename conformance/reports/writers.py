@@ -205,7 +205,7 @@ def console(records: list[Record], head: dict, verbose: bool = False) -> str:
     return "\n".join(out)
 
 
-def markdown(records: list[Record], head: dict) -> str:
+def markdown(records: list[Record], head: dict, long_texts: dict | None = None) -> str:
     out = ["# metric-conformance report", "",
            f"Created {head.get('created')} with oracle version {head.get('oracle_version')}, "
            f"Python {head.get('python')}.", "", "## Adapters", ""]
@@ -223,7 +223,7 @@ def markdown(records: list[Record], head: dict) -> str:
                 "(or from a golden case's setting) on the input shown.", ""]
         for r in found:
             if r.kind == "divergence":
-                out += ["```"] + [l.rstrip() for l in divergence_lines(r)] + ["```", ""]
+                out += ["```"] + [_short_line(l.rstrip(), long_texts) for l in divergence_lines(r)] + ["```", ""]
             else:
                 out.append(f"- {r.adapter} {r.metric} golden {r.test}: "
                            + ", ".join(f"{k} case {v[0]} / library {v[1]}" for k, v in r.material.items())
@@ -238,10 +238,30 @@ def markdown(records: list[Record], head: dict) -> str:
             out.append(f"### {lines[0]}")
             out.append("")
             out.append("```")
-            out.extend(l.strip() for l in lines[1:])
+            out.extend(_short_line(l.strip(), long_texts) for l in lines[1:])
             out.append("```")
             out.append("")
     return "\n".join(out) + "\n"
+
+
+MD_LINE = 400   # a longer line of a Markdown report (a whole input inline) goes to the side file
+
+
+def _short_line(line: str, long_texts: dict | None) -> str:
+    """``line``, or its start and a digest under which ``long_texts`` keeps it whole."""
+    if long_texts is None or len(line) <= MD_LINE:
+        return line
+    import hashlib
+    digest = hashlib.sha256(line.encode("utf-8")).hexdigest()[:12]
+    long_texts[digest] = line
+    return f"{line[:200]} ... [{len(line)} characters; whole in the side file under {digest}]"
+
+
+def markdown_with_side(records: list[Record], head: dict) -> tuple[str, dict]:
+    """The Markdown report with lines of at most MD_LINE characters, and {digest: whole
+    line} for the lines cut (written beside the report as FILE.long.json)."""
+    long_texts: dict = {}
+    return markdown(records, head, long_texts), long_texts
 
 
 def _strict_failure(r: Record, strict: bool) -> bool:
@@ -283,12 +303,18 @@ def junit(records: list[Record], head: dict) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
-def write_all(records: list[Record], head: dict, jsonl=None, md=None, junit_path=None) -> None:
+def write_all(records: list[Record], head: dict, jsonl=None, md=None, junit_path=None, html=None) -> None:
     """Render every requested format first, then write them, so a failure while
     rendering leaves no partial report behind."""
     rendered = []
+    if html:
+        from conformance.reports.html import matrix
+        rendered.append((html, matrix(records, head)))
     if md:
-        rendered.append((md, markdown(records, head)))
+        text, side = markdown_with_side(records, head)
+        rendered.append((md, text))
+        if side and str(md) != STDOUT:
+            rendered.append((f"{md}.long.json", json.dumps(side, ensure_ascii=False, indent=1) + "\n"))
     if junit_path:
         rendered.append((junit_path, junit(records, head)))
     if jsonl:

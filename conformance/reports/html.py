@@ -1,0 +1,113 @@
+"""The conformance matrix as one static HTML page (``run --html FILE``): no server, no
+script, no external asset. Libraries are the columns; each metric is a group of rows,
+its golden cases first, then properties, invalid-input checks, known-failure replays
+and divergences. A cell is coloured by outcome and opens (an HTML ``<details>``) on
+the check's exact value, certified digits, library value, explanation, minimal input
+and the command that replays it."""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from html import escape
+
+from conformance.reports.records import Record, shorten
+
+KIND_ORDER = {"golden": 0, "property": 1, "invalid": 2, "known": 3, "divergence": 4}
+OUTCOMES = ("pass", "fail", "error", "known-failure", "divergence", "skipped", "not-applicable")
+_SHORT = {"pass": "pass", "fail": "FAIL", "error": "ERROR", "known-failure": "known", "divergence": "diverges",
+          "skipped": "skip", "not-applicable": "n/a"}
+
+CSS = """
+body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em;color:#1b1b1b}
+h1{font-size:1.4em;margin:0 0 .3em} .meta{color:#555;margin-bottom:1em}
+table{border-collapse:collapse} th,td{border:1px solid #d0d0d0;padding:2px 6px;vertical-align:top}
+thead th{position:sticky;top:0;background:#f4f4f4;z-index:1}
+tr.metric th{background:#e8eef8;text-align:left;font-size:1.05em}
+td.check{max-width:34em;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
+td.check .desc{font-family:system-ui,sans-serif;color:#555}
+td.cell{min-width:6em;text-align:center} td.cell details{text-align:left}
+td.cell summary{cursor:pointer;text-align:center;font-weight:600}
+.o-pass{background:#dff3e0} .o-fail{background:#f9c9c4} .o-error{background:#e79a93}
+.o-known-failure{background:#fde3b5} .o-divergence{background:#e3d5f5}
+.o-skipped,.o-not-applicable{background:#eeeeee;color:#666} .o-none{background:#fafafa;color:#bbb}
+.d{font-size:12px;max-width:40em;white-space:normal} .d dt{font-weight:600;margin-top:.3em}
+.d dd{margin:0;font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
+.legend span{display:inline-block;padding:1px 8px;margin-right:4px;border:1px solid #ccc}
+"""
+
+
+def _kind(r: Record) -> str:
+    if r.kind == "property" and r.test.startswith("invalid"):
+        return "invalid"
+    return r.kind
+
+
+def _details(r: Record) -> str:
+    rows = [("check", f"{r.kind} {r.test}"), ("description", r.description)]
+    rows += [("exact", r.exact), ("digits", r.digits)]
+    if r.library_value is not None:
+        rows.append(("library", repr(r.library_value) if not isinstance(r.library_value, str) else r.library_value))
+    if r.outcome == "known-failure":
+        rows.append(("known failure", f"{r.known_failure}: {r.known_title}"))
+    rows.append(("explanation", r.explanation or r.message))
+    if r.inputs is not None:
+        rows.append(("input", shorten(json.dumps(r.inputs, ensure_ascii=False, default=str), 2000)))
+    rows.append(("reproduce", r.reproduce))
+    body = "".join(f"<dt>{escape(k)}</dt><dd>{escape(str(v))}</dd>" for k, v in rows if v not in (None, ""))
+    return f'<dl class="d">{body}</dl>'
+
+
+def _cell(r: Record | None) -> str:
+    if r is None:
+        return '<td class="cell o-none">&middot;</td>'
+    o = r.outcome if r.outcome in OUTCOMES else "error"
+    return (f'<td class="cell o-{o}"><details><summary>{escape(_SHORT.get(o, o))}</summary>'
+            f"{_details(r)}</details></td>")
+
+
+def matrix(records: list[Record], head: dict) -> str:
+    """The page, as text."""
+    adapters = [a["name"] for a in head.get("adapters", [])]
+    for r in records:
+        if r.adapter not in adapters:
+            adapters.append(r.adapter)
+    versions = {a["name"]: f"{a.get('library', '')} {a.get('version', '')}" for a in head.get("adapters", [])}
+    by_metric: dict = defaultdict(dict)   # metric -> (kind, test) -> adapter -> record
+    described: dict = {}
+    for r in records:
+        key = (KIND_ORDER.get(_kind(r), 9), _kind(r), r.test)
+        by_metric[r.metric].setdefault(key, {})[r.adapter] = r
+        described.setdefault((r.metric, key), r.description)
+    counts = {a: defaultdict(int) for a in adapters}
+    for r in records:
+        counts[r.adapter][r.outcome] += 1
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           "<title>metric-conformance matrix</title>", f"<style>{CSS}</style>", "</head>", "<body>",
+           "<h1>metric-conformance: the conformance matrix</h1>",
+           f'<p class="meta">Created {escape(str(head.get("created", "")))}, oracle version '
+           f'{escape(str(head.get("oracle_version", "")))}, Python {escape(str(head.get("python", "")))}. '
+           f"{len(records)} checks. Click a cell for the exact value, the library's value, the explanation, "
+           "the minimal input and the command that replays it.</p>",
+           '<p class="legend">' + "".join(f'<span class="o-{o}">{escape(_SHORT[o])}</span>' for o in OUTCOMES)
+           + '<span class="o-none">&middot; not run</span></p>']
+    for u in head.get("unavailable", []):
+        out.append(f'<p class="meta">not run: {escape(str(u.get("adapter")))}: {escape(str(u.get("reason")))}</p>')
+    out.append("<table>")
+    out.append("<thead><tr><th>metric / check</th>" + "".join(
+        f"<th>{escape(a)}<br><small>{escape(versions.get(a, ''))}</small><br><small>"
+        + escape(", ".join(f"{counts[a][o]} {_SHORT[o]}" for o in OUTCOMES if counts[a][o])) + "</small></th>"
+        for a in adapters) + "</tr></thead>")
+    out.append("<tbody>")
+    for metric in sorted(by_metric):
+        out.append(f'<tr class="metric"><th colspan="{len(adapters) + 1}" id="m-{escape(metric)}">'
+                   f"{escape(metric)}</th></tr>")
+        for key in sorted(by_metric[metric]):
+            _, kind, test = key
+            desc = described.get((metric, key)) or ""
+            label = (f"{escape(kind)} {escape(test)}"
+                     + (f'<br><span class="desc">{escape(shorten(desc, 140))}</span>' if desc else ""))
+            cells = by_metric[metric][key]
+            out.append(f'<tr><td class="check">{label}</td>' + "".join(_cell(cells.get(a)) for a in adapters)
+                       + "</tr>")
+    out += ["</tbody>", "</table>", "</body>", "</html>"]
+    return "\n".join(out) + "\n"
