@@ -365,6 +365,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--output", help="write the results as JSON")
     b.set_defaults(fn=cmd_bench)
 
+    from conformance.cli_score import add_parser as add_score_parser
+    add_score_parser(sub)
+
     au = sub.add_parser("audit", help="which convention settings reproduce a published figure")
     au.add_argument("claim", nargs="*", help="FIGURE key=value ..., e.g. 'WER 4.2%%' hyp=h.txt ref=r.txt")
     au.add_argument("--claims", action="append", help="a claims file, one claim per line (repeatable)")

@@ -1,0 +1,265 @@
+"""``metric-conformance score``: exact values of one or several metrics straight from the
+field's files, with each anchor tool's argument names where they exist:
+
+    score -m bleu -r ref.txt [-r ref2.txt] -i hyp.txt          (sacrebleu: -i, -m)
+    score -m ndcg_cut.10 map P.5 -q qrels.txt run.txt          (trec_eval: -m, -q, -c, -l)
+    score -m wer cer -r ref.txt -h hyp.txt                      (jiwer: -r, -h)
+    score -m entity_f1 --conll file.conll -q                    (conlleval / seqeval: per type)
+    score -m accuracy f1 --truth t.txt --pred p.txt
+
+Measures are the oracle's metric names, or trec_eval's (``ndcg_cut.10``, ``P.5``,
+``map``, ...) with trec_eval's conventions. ``--conventions JSON`` sets knobs of every
+measure that has them. Each value prints with certified digits (BLEU as sacrebleu prints
+it, times 100 with 2 decimals; the rest with 4), ``--exact`` adds the closed form, and
+``-q`` the per-query, per-utterance or per-type rows. Output as a table, JSON, CSV or
+LaTeX (``--format``)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from fractions import Fraction
+
+from conformance.cli_common import UsageError
+
+_PER_ITEM = {"ranking": "per query", "rates": "per utterance", "tagging": "per type"}
+
+
+def add_parser(sub) -> None:
+    s = sub.add_parser("score", add_help=False, help="exact values of metrics straight from evaluation files",
+                       description=__doc__.split("\n\n", 1)[0])
+    s.add_argument("--help", action="help", help="show this help message and exit")
+    s.add_argument("-m", "--metrics", nargs="+", required=True, metavar="MEASURE",
+                   help="oracle metric names or trec_eval measures (ndcg_cut.10, P.5, map, recip_rank, ...)")
+    s.add_argument("files", nargs="*", help="trec: QRELS RUN")
+    s.add_argument("-r", "--ref", "--reference", action="append", metavar="FILE",
+                   help="reference file, one segment per line (repeatable: one per reference set)")
+    s.add_argument("-i", "--input", "-h", "--hyp", "--hypothesis", dest="hyp", metavar="FILE",
+                   help="hypothesis file, one segment per line")
+    s.add_argument("--conll", metavar="FILE", help="a CoNLL file (tokens, then gold and predicted tags)")
+    s.add_argument("--truth", metavar="FILE", help="true labels, one per line")
+    s.add_argument("--pred", metavar="FILE", help="predicted labels, one per line")
+    s.add_argument("-q", dest="per_item", action="store_true",
+                   help="also the per-query (ranking), per-utterance (error rates) or per-type (tagging) rows")
+    s.add_argument("-c", dest="complete", action="store_true",
+                   help="trec_eval -c: a query of the qrels missing from the run scores 0")
+    s.add_argument("-l", dest="level", type=int, help="trec_eval -l: the least relevant grade")
+    s.add_argument("--conventions", default="{}", help="knob settings as JSON, for every measure that has them")
+    s.add_argument("--digits", type=int, help="decimal places (default: 2 for BLEU times 100, else 4)")
+    s.add_argument("--exact", action="store_true", help="also print each exact value")
+    s.add_argument("--format", choices=("table", "json", "csv", "latex"), default="table")
+    s.set_defaults(fn=cmd_score)
+
+
+def _measures(args) -> list[tuple[str, str, dict]]:
+    """(name as given, oracle metric, knob settings) per measure."""
+    from oracle.conventions import nearest
+    from oracle.registry import get_metric, metric_names
+    from conformance.audit.signatures import _TREC_MEASURES, parse_trec_eval
+    try:
+        extra = json.loads(args.conventions)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--conventions: not JSON ({e.msg})") from None
+    if not isinstance(extra, dict):
+        raise UsageError("--conventions: expected a JSON object of knob settings")
+    out, used = [], set()
+    for name in args.metrics:
+        base = name.split(".", 1)[0]
+        if base in _TREC_MEASURES:
+            cmd = f"-m {name}" + (" -c" if args.complete else "") + (f" -l {args.level}" if args.level else "")
+            metric, knobs, _ = parse_trec_eval(cmd)
+        elif name in metric_names():
+            metric, knobs = name, {}
+        else:
+            hint = nearest(name, list(metric_names()) + list(_TREC_MEASURES))
+            raise UsageError(f"-m {name}: " + (f"unknown measure{hint}" if hint else
+                             f"not supported; the oracle has {', '.join(metric_names())} and the trec_eval "
+                             f"measures {', '.join(_TREC_MEASURES)}"))
+        knob_names = {k.name for k in get_metric(metric).knobs}
+        for k, v in extra.items():
+            if k in knob_names:
+                knobs[k] = v
+                used.add(k)
+        get_metric(metric).settings(knobs)   # a bad knob value is a ConventionError now
+        out.append((name, metric, knobs))
+    unused = set(extra) - used
+    if unused:
+        raise UsageError(f"--conventions: no measure has the knob(s) {', '.join(sorted(unused))}")
+    return out
+
+
+def _inputs(args, metric: str) -> dict:
+    from conformance.formats import load_inputs
+    if args.files:
+        if len(args.files) != 2:
+            raise UsageError("give the qrels and the run file (trec_eval's order: QRELS RUN)")
+        return load_inputs("trec", {"qrels": args.files[0], "run": args.files[1]}, metric)
+    if args.conll:
+        return load_inputs("conll", {"conll": args.conll}, metric)
+    if args.truth or args.pred:
+        if not (args.truth and args.pred):
+            raise UsageError("--truth and --pred go together")
+        return load_inputs("labels", {"truth": args.truth, "pred": args.pred}, metric)
+    if args.hyp or args.ref:
+        if not (args.hyp and args.ref):
+            raise UsageError("give the references (-r) and the hypotheses (-i or -h)")
+        return load_inputs("text", {"hyp": args.hyp, "ref": args.ref}, metric)
+    raise UsageError("no input files: QRELS RUN, -r REF -i HYP, --conll FILE, or --truth FILE --pred FILE")
+
+
+def _detect_scheme(inputs: dict) -> str:
+    """The tagging scheme the tags are written in: IOBES when an E- or S- prefix occurs, BILOU
+    for L- or U-, IOE2 for E- without B- or S-, else IOB2 (the default of seqeval and the oracle)."""
+    prefixes = {t.split("-", 1)[0] for side in ("gold", "pred") for sent in inputs.get(side, []) for t in sent
+                if "-" in t}
+    if prefixes & {"L", "U"}:
+        return "bilou"
+    if "S" in prefixes or ("E" in prefixes and "B" in prefixes):
+        return "iobes"
+    if "E" in prefixes:
+        return "ioe2"
+    return "iob2"
+
+
+def _family(metric: str) -> str:
+    if metric in ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
+                  "r_precision", "dcg", "ndcg"):
+        return "ranking"
+    if metric in ("wer", "cer", "mer", "wil", "wip"):
+        return "rates"
+    if metric in ("entity_f1", "entity_precision", "entity_recall"):
+        return "tagging"
+    return ""
+
+
+def _per_item(metric: str, inputs: dict, settings: dict, result) -> list[tuple[str, object]]:
+    """(item, exact value) rows under -q."""
+    from oracle import compute
+    fam = _family(metric)
+    if fam == "ranking":
+        per = result.parts.get("per_query", {})
+        return list(per.items()) if isinstance(per, dict) else [tuple(x) for x in per]
+    if fam == "rates":
+        errs = result.parts.get("utterance_errors")
+        lens = result.parts.get("utterance_reference_lengths")
+        if errs is None:   # a tie rule other than any: one call per utterance
+            return [(str(i + 1), compute(metric, {"references": [r], "hypotheses": [h]}, settings).value)
+                    for i, (r, h) in enumerate(zip(inputs["references"], inputs["hypotheses"]))]
+        return [(str(i + 1), Fraction(e, n) if n else None) for i, (e, n) in enumerate(zip(errs, lens))]
+    if fam == "tagging":
+        report = compute("entity_report", inputs, {k: v for k, v in settings.items() if k != "average"}).value
+        key = {"entity_f1": "f1", "entity_precision": "precision", "entity_recall": "recall"}[metric]
+        return [(t, row[key]) for t, row in report.items() if isinstance(row, dict) and key in row]
+    return []   # no per-item rows (ranking, error rates and entity scores have them)
+
+
+def _shown(metric: str, x, digits: int | None, settings: dict) -> str:
+    from oracle.certified import places
+    from oracle.exact import Admissible, Undefined
+    if x is None or isinstance(x, Undefined):
+        return "undefined" if x is None else str(x)
+    if isinstance(x, Admissible):
+        return "{" + ", ".join(_shown(metric, v, digits, settings) for v in x.values) + "} (tie-dependent)"
+    if isinstance(x, dict):
+        return json.dumps({str(k): _shown(metric, v, digits, settings) for k, v in x.items()})
+    scale = 100 if metric in ("bleu", "sentence_bleu") and settings.get("scale", "fraction") == "fraction" else 1
+    nd = digits if digits is not None else (2 if scale == 100 else 4)
+    return places(x * scale if scale != 1 else x, nd)
+
+
+def _sacrebleu_signature(settings: dict, n_refs: int) -> str | None:
+    """The BLEU setting in sacrebleu 2.x's signature format, where sacrebleu has it."""
+    from conformance.audit.signatures import _SB_SMOOTH, _SB_TOK
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        ours = version("metric-conformance")
+    except PackageNotFoundError:
+        ours = "unknown"
+    tok = {v: k for k, v in _SB_TOK.items()}.get(settings.get("tokenizer"))
+    smooth = {v: k for k, v in _SB_SMOOTH.items()}.get(settings.get("smoothing"))
+    if tok is None or smooth is None or settings.get("order") != "4" or settings.get("weights") != "uniform" \
+            or settings.get("ref_length") != "closest-shorter" and settings.get("ref_length") != "closest":
+        return None
+    case = "lc" if settings.get("case") == "lower" else "mixed"
+    eff = "yes" if settings.get("effective_order") == "yes" else "no"
+    return f"nrefs:{n_refs}|case:{case}|eff:{eff}|tok:{tok}|smooth:{smooth}|version:metric-conformance-{ours}"
+
+
+def _split_files(args) -> None:
+    """``-m map P.5 qrels run``: -m takes several values, so trailing ones that name existing
+    files and no measure are the positional files (trec_eval's QRELS RUN)."""
+    import os
+    from oracle.registry import metric_names
+    from conformance.audit.signatures import _TREC_MEASURES
+    moved = []
+    while args.metrics and os.path.isfile(args.metrics[-1]) and args.metrics[-1] not in metric_names() \
+            and args.metrics[-1].split(".", 1)[0] not in _TREC_MEASURES:
+        moved.insert(0, args.metrics.pop())
+    args.files = moved + list(args.files)
+    if not args.metrics:
+        raise UsageError("-m: give at least one measure")
+
+
+def cmd_score(args) -> int:
+    from oracle import compute, get_metric
+    _split_files(args)
+    rows = []   # (measure, item, value text, exact text)
+    notes = []
+    for name, metric, knobs in _measures(args):
+        inputs = _inputs(args, metric)
+        if "gold" in inputs and "scheme" not in knobs and "scheme" in {k.name for k in get_metric(metric).knobs}:
+            scheme = _detect_scheme(inputs)
+            knobs = dict(knobs, scheme=scheme)
+            notes.append(f"{name}: tagging scheme {scheme}, detected from the tags (set it with --conventions)")
+        m = get_metric(metric)
+        settings = m.settings(knobs)
+        result = compute(metric, inputs, knobs)
+        rows.append((name, "all", _shown(metric, result.value, args.digits, settings), _exact(result.value)))
+        notes.append(f"{name}: {m.signature(knobs)}")
+        if metric == "bleu":
+            sb = _sacrebleu_signature(settings, len(inputs["references"][0]) if inputs["references"] else 0)
+            if sb:
+                notes.append(f"{name} (sacrebleu's format): {sb}")
+        if args.per_item:
+            for item, v in _per_item(metric, inputs, settings, result):
+                rows.append((name, str(item), _shown(metric, v, args.digits, settings), _exact(v)))
+    sys.stdout.write(_render(rows, notes, args))
+    return 0
+
+
+def _exact(x) -> str:
+    from oracle import exact_str
+    from oracle.exact import Undefined
+    if x is None:
+        return "undefined"
+    if isinstance(x, (dict, list)):
+        return json.dumps(x, default=str)
+    return str(x) if isinstance(x, Undefined) else exact_str(x)
+
+
+def _render(rows, notes, args) -> str:
+    fmt = args.format
+    if fmt == "json":
+        return "".join(json.dumps({"measure": m, "item": i, "value": v, "exact": e}, ensure_ascii=False) + "\n"
+                       for m, i, v, e in rows) + json.dumps({"signatures": notes}, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["measure", "item", "value"] + (["exact"] if args.exact else []))
+        for m, i, v, e in rows:
+            w.writerow([m, i, v] + ([e] if args.exact else []))
+        return buf.getvalue()
+    if fmt == "latex":
+        lines = ["\\begin{tabular}{llr}", "\\hline", "Measure & Item & Value \\\\", "\\hline"]
+        lines += [f"{_tex(m)} & {_tex(i)} & {_tex(v)} \\\\" for m, i, v, _ in rows]
+        lines += ["\\hline", "\\end{tabular}"]
+        return "\n".join(lines) + "\n"
+    # trec_eval's layout: measure, item, value, tab-separated; then the signatures
+    out = [f"{m:<16}\t{i}\t{v}" + (f"\t{e}" if args.exact else "") for m, i, v, e in rows]
+    out += [f"# {n}" for n in notes]
+    return "\n".join(out) + "\n"
+
+
+def _tex(s: str) -> str:
+    return "".join("\\" + c if c in "&%$#_{}" else c for c in str(s))
