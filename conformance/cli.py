@@ -368,13 +368,30 @@ def build_parser() -> argparse.ArgumentParser:
     from conformance.cli_score import add_parser as add_score_parser
     add_score_parser(sub)
 
-    au = sub.add_parser("audit", help="which convention settings reproduce a published figure")
+    au = sub.add_parser("audit", help="which convention settings reproduce a published figure",
+                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=AUDIT_KEYS)
     au.add_argument("claim", nargs="*", help="FIGURE key=value ..., e.g. 'WER 4.2%%' hyp=h.txt ref=r.txt")
     au.add_argument("--claims", action="append", help="a claims file, one claim per line (repeatable)")
     au.add_argument("--json", action="store_true", help="JSON lines: one object per claim with every setting")
     au.add_argument("--all", action="store_true", help="list every setting searched, not only the reproducing ones")
     au.set_defaults(fn=cmd_audit)
     return p
+
+
+AUDIT_KEYS = """claim keys (FIGURE key=value ...):
+  input files     hyp= ref= (text; ref= repeatable), conll= (+ gold_col= pred_col= token_col=),
+                  qrels= run= (trec), results= annotations= [questions=] (coco, vqa),
+                  dataset= predictions= (squad), truth= pred= (labels)
+  golden=F#ID     the inputs (and stated conventions) of a golden case (old spelling: case=F.json#ID)
+  format=         text, conll, trec, coco, vqa, squad, labels, case (guessed from the files)
+  metric=         the oracle metric, when the figure's name does not say (BLEU, WER, nDCG@10, F1, ...)
+  part=NAME       the entry of a structured value (a per-type or per-query figure)
+  scale=          percent or fraction (guessed from the figure: '27.3' BLEU, '4.2%' WER)
+  sacrebleu=SIG   a sacrebleu signature (nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0.0)
+  trec_eval=CMD   a trec_eval command line (-m ndcg_cut.10 -c -l 2)
+  KNOB=VALUE      any knob of the metric, stated (tokenizer=intl, case=lower, scheme=iobes, k=10);
+                  `metric-conformance list` shows every knob; unstated knobs are searched
+a claims file (--claims) holds one claim per line, or JSON lines {"claim": "BLEU 27.3", "hyp": ..., ...}"""
 
 
 def main(argv=None) -> int:

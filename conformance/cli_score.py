@@ -108,20 +108,6 @@ def _inputs(args, metric: str) -> dict:
     raise UsageError("no input files: QRELS RUN, -r REF -i HYP, --conll FILE, or --truth FILE --pred FILE")
 
 
-def _detect_scheme(inputs: dict) -> str:
-    """The tagging scheme the tags are written in: IOBES when an E- or S- prefix occurs, BILOU
-    for L- or U-, IOE2 for E- without B- or S-, else IOB2 (the default of seqeval and the oracle)."""
-    prefixes = {t.split("-", 1)[0] for side in ("gold", "pred") for sent in inputs.get(side, []) for t in sent
-                if "-" in t}
-    if prefixes & {"L", "U"}:
-        return "bilou"
-    if "S" in prefixes or ("E" in prefixes and "B" in prefixes):
-        return "iobes"
-    if "E" in prefixes:
-        return "ioe2"
-    return "iob2"
-
-
 def _family(metric: str) -> str:
     if metric in ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
                   "r_precision", "dcg", "ndcg"):
@@ -209,7 +195,8 @@ def cmd_score(args) -> int:
     for name, metric, knobs in _measures(args):
         inputs = _inputs(args, metric)
         if "gold" in inputs and "scheme" not in knobs and "scheme" in {k.name for k in get_metric(metric).knobs}:
-            scheme = _detect_scheme(inputs)
+            from conformance.formats import detect_scheme
+            scheme = detect_scheme(inputs)
             knobs = dict(knobs, scheme=scheme)
             notes.append(f"{name}: tagging scheme {scheme}, detected from the tags (set it with --conventions)")
         m = get_metric(metric)

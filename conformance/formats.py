@@ -52,7 +52,8 @@ from pathlib import Path
 from oracle.conventions import InputError, nearest
 
 __all__ = ["FormatError", "FORMATS", "FORMAT_METRICS", "FILE_KEYS", "read_lines", "read_text", "read_conll",
-           "read_trec", "read_coco", "read_vqa", "read_squad", "read_labels", "load_inputs", "guess_format"]
+           "read_trec", "read_coco", "read_vqa", "read_squad", "read_labels", "load_inputs", "guess_format",
+           "detect_scheme"]
 
 
 class FormatError(InputError):
@@ -359,6 +360,20 @@ def read_labels(truth, pred) -> dict:
     if len(t) != len(p):
         raise FormatError(pred, None, f"{len(p)} labels but {truth} has {len(t)}")
     return {"y_true": t, "y_pred": p}
+
+
+def detect_scheme(inputs: dict) -> str:
+    """The tagging scheme the tags are written in: IOBES when an E- or S- prefix occurs, BILOU
+    for L- or U-, IOE2 for E- without B- or S-, else IOB2 (the default of seqeval and the oracle)."""
+    prefixes = {t.split("-", 1)[0] for side in ("gold", "pred") for sent in inputs.get(side, []) for t in sent
+                if "-" in t}
+    if prefixes & {"L", "U"}:
+        return "bilou"
+    if "S" in prefixes or ("E" in prefixes and "B" in prefixes):
+        return "iobes"
+    if "E" in prefixes:
+        return "ioe2"
+    return "iob2"
 
 
 # ------------------------------------------------------------------ dispatch

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
@@ -132,8 +132,16 @@ def resolve_metric(name: str, fmt: str | None = None, case_metric: str | None = 
 
 # ------------------------------------------------------------------ claims
 
-_CLAIM_KEYS = ("format", "case", "sacrebleu", "signature", "trec_eval", "part", "scale", "metric", "conventions",
+_CLAIM_KEYS = ("format", "golden", "sacrebleu", "signature", "trec_eval", "part", "scale", "metric", "conventions",
                "claim")
+
+
+def _case_key(k: str, v: str) -> str:
+    """``case=`` is the lowercasing knob (case=lower), or, in the old spelling, a golden case
+    (case=FILE.json#ID, now golden=FILE.json#ID): told apart by the value."""
+    if k == "case" and ("#" in v or v.endswith(".json")):
+        return "golden"
+    return k
 
 
 @dataclass
@@ -150,6 +158,7 @@ class Claim:
     scale: int = 1               # 100 for a percent figure
     where: str = ""
     source: str = ""             # what the inputs were read from
+    notes: list = field(default_factory=list)   # what the audit decided on its own (a detected scheme)
 
 
 def _split_tokens(tokens: list[str]) -> tuple[str, list[tuple[str, str]]]:
@@ -187,19 +196,19 @@ def _scale(figure: Figure, metric: str, given: str | None) -> int:
 def _load_case(ref: str, base: Path):
     from conformance.engine.cases import load_file
     if "#" not in ref:
-        raise ClaimError(f"case={ref}: expected FILE.json#ID")
+        raise ClaimError(f"golden={ref}: expected FILE.json#ID")
     fname, cid = ref.split("#", 1)
     path = Path(fname)
     if not path.is_absolute():
         path = base / path
     if not path.exists():
-        raise InputError(f"case={ref}: no such file {path}", item="case")
+        raise InputError(f"golden={ref}: no such file {path}", item="golden")
     cases = load_file(path, validate=False)
     for c in cases:
         if c.id == cid:
             return c
-    raise InputError(f"case={ref}: no case with id {cid!r} in {path.name}" + nearest(cid, [c.id for c in cases]),
-                     item="case")
+    raise InputError(f"golden={ref}: no case with id {cid!r} in {path.name}" + nearest(cid, [c.id for c in cases]),
+                     item="golden")
 
 
 def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
@@ -242,6 +251,7 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
     opts: dict = {}
     knobs: dict = {}
     for k, v in pairs:
+        k = _case_key(k, v)
         if k in FILE_KEYS:
             files.setdefault(k, []).append(v)
         elif k in OPTION_KEYS or k in _CLAIM_KEYS:
@@ -258,16 +268,16 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
         files[k] = [str(p if Path(p).is_absolute() else base / p) for p in paths]
     fmt = opts.get("format")
     case = None
-    if fmt == "case" or "case" in opts:
-        if "case" not in opts:
-            raise ClaimError("format=case needs case=FILE.json#ID")
+    if fmt == "case" or "golden" in opts:
+        if "golden" not in opts:
+            raise ClaimError("format=case needs golden=FILE.json#ID")
         if files:
-            raise ClaimError(f"case=: the inputs come from the case; drop {', '.join(sorted(files))}=")
-        case = _load_case(opts["case"], base)
+            raise ClaimError(f"golden=: the inputs come from the case; drop {', '.join(sorted(files))}=")
+        case = _load_case(opts["golden"], base)
         fmt = "case"
     elif fmt is None:
         if not files:
-            raise ClaimError(f"claim {fig_text!r}: no input files (e.g. hyp=... ref=...) and no case=")
+            raise ClaimError(f"claim {fig_text!r}: no input files (e.g. hyp=... ref=...) and no golden=FILE.json#ID")
         try:
             hint = resolve_metric(figure.name, explicit=opts.get("metric"))[0]
             hint = ALIASES.get(_norm_name(re.sub(r"@\s*\d+$", "", figure.name)), (hint,))
@@ -316,15 +326,23 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
         if k in opts:
             files[k] = opts[k]
     if case is not None:
-        inputs, source = case.inputs, f"case {opts['case']}"
+        inputs, source = case.inputs, f"case {opts['golden']}"
     else:
         flat = {k: (v if k == "ref" else (v[0] if isinstance(v, list) else v)) for k, v in files.items()}
         inputs = load_inputs(fmt, flat, metric)
         source = f"{fmt}: " + " ".join(f"{k}={Path(p).name}" for k, v in files.items()
                                         for p in (v if isinstance(v, list) else [v]))
     part = opts.get("part")
+    notes = []
+    if "gold" in inputs and "scheme" not in stated and "scheme" in {kn.name for kn in m.knobs}:
+        from conformance.formats import detect_scheme
+        scheme = detect_scheme(inputs)
+        if scheme != m.settings({})["scheme"]:
+            stated["scheme"] = scheme
+            notes.append(f"scheme={scheme}: detected from the tags (the claim states no scheme; "
+                         f"the default {m.settings({})['scheme']} does not read them)")
     return Claim(text=text, figure=figure, metric=metric, fixed=fixed, stated=stated, inputs=inputs, part=part,
-                 scale=_scale(figure, metric, scale_opt), where=where, source=source)
+                 scale=_scale(figure, metric, scale_opt), where=where, source=source, notes=notes)
 
 
 def read_claims(path) -> list[Claim]:

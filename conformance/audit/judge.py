@@ -144,7 +144,7 @@ def audit(claim: Claim) -> Audit:
                                                               ("bleu", "sentence_bleu") else {})})
     settings_list = knob_space(claim.metric, {**claim.stated, **({"scale": "fraction"} if claim.metric in
                                                                    ("bleu", "sentence_bleu") else {})}, claim.fixed)
-    notes = []
+    notes = list(getattr(claim, "notes", []))
     if claim.metric == "bleu" and isinstance(claim.inputs, dict) and \
             len(claim.inputs.get("hypotheses") or ()) > SENTENCE_MEAN_CC_LIMIT:
         keep = [i == 0 or not (s["level"] == "sentence-mean" and s["smoothing"] in ("cc4", "cc5", "cc6", "cc7"))
