@@ -92,6 +92,8 @@ def matrix(records: list[Record], head: dict) -> str:
            + '<span class="o-none">&middot; not run</span></p>']
     for u in head.get("unavailable", []):
         out.append(f'<p class="meta">not run: {escape(str(u.get("adapter")))}: {escape(str(u.get("reason")))}</p>')
+    out.append('<p class="meta">Metrics: ' + " &middot; ".join(
+        f'<a href="#m-{escape(m)}">{escape(m)}</a>' for m in sorted(by_metric)) + "</p>")
     out.append("<table>")
     out.append("<thead><tr><th>metric / check</th>" + "".join(
         f"<th>{escape(a)}<br><small>{escape(versions.get(a, ''))}</small><br><small>"
