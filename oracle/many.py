@@ -20,10 +20,19 @@ _RANKING = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "ave
 
 
 def _pick(result, part):
+    """The value, or ``part``: a part's name, or NAME.KEY for one entry of a part that maps
+    keys to values (``f1.LOC``, the F1 of type LOC; ``per_query.q1``)."""
     if part is None:
         return result.value
     if part in result.parts:
         return result.parts[part]
+    name, _, key = part.partition(".")
+    if key and name in result.parts:
+        table = result.parts[name]
+        if isinstance(table, dict) and key in table:
+            return table[key]
+        if isinstance(table, dict):
+            return Refused(f"no {key!r} in part {name!r} under this setting (it has {', '.join(map(str, table))})")
     return Refused(f"no part {part!r} under this setting")
 
 

@@ -71,3 +71,17 @@ def test_audit_help_lists_every_claim_key():
     for key in ("hyp=", "qrels=", "conll=", "golden=F#ID", "sacrebleu=SIG", "trec_eval=CMD", "part=NAME",
                 "KNOB=VALUE", "case=lower"):
         assert key in text, key
+
+
+def test_per_type_and_per_query_figures_can_be_audited(tmp_path):
+    (tmp_path / "p.conll").write_text("John B-PER B-PER\nlives O O\nNew B-LOC B-LOC\nYork I-LOC O\n\n"
+                                      "Paris B-LOC B-LOC\n")
+    # LOC by hand: gold New York, Paris; predicted New (B-LOC then O), Paris: tp 1 of 2 and 2, F1 1/2
+    a = audit(parse_claim("F1[LOC] 50.00 conll=p.conll", tmp_path))
+    assert a.claim.part == "f1.LOC" and a.verdict == "consistent"
+    assert audit(parse_claim("F1[LOC] 66.67 conll=p.conll", tmp_path)).verdict == "inconsistent"
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d4 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 0.9 s\nq1 Q0 d2 2 0.8 s\nq1 Q0 d3 3 0.7 s\nq2 Q0 d4 1 0.5 s\n")
+    # q1 ranks d1 (relevant), d2, d3 (relevant): AP (1/1 + 2/3)/2 = 5/6 = 0.8333
+    q = audit(parse_claim("MAP[q1] 0.8333 qrels=qrels run=run", tmp_path))
+    assert q.claim.part == "per_query.q1" and q.verdict == "consistent"

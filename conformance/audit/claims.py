@@ -247,6 +247,8 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
             text = " ".join(shlex.quote(t) for t in tokens)
         fig_text, pairs = _split_tokens(tokens)
     figure = parse_figure(fig_text)
+    item = re.fullmatch(r"(.+?)\[([^\]]+)\]", figure.name)   # F1[LOC], nDCG@10[q1]: one type or query
+    name_for_metric = item.group(1) if item else figure.name
     files: dict = {}
     opts: dict = {}
     knobs: dict = {}
@@ -279,8 +281,8 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
         if not files:
             raise ClaimError(f"claim {fig_text!r}: no input files (e.g. hyp=... ref=...) and no golden=FILE.json#ID")
         try:
-            hint = resolve_metric(figure.name, explicit=opts.get("metric"))[0]
-            hint = ALIASES.get(_norm_name(re.sub(r"@\s*\d+$", "", figure.name)), (hint,))
+            hint = resolve_metric(name_for_metric, explicit=opts.get("metric"))[0]
+            hint = ALIASES.get(_norm_name(re.sub(r"@\s*\d+$", "", name_for_metric)), (hint,))
         except ClaimError:
             hint = ()
         fmt = guess_format(files, hint)
@@ -292,7 +294,7 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
         trec_metric, trec_knobs, trec_files = parse_trec_eval(opts["trec_eval"])
         if fmt == "trec" and trec_files:
             pass  # the claim's qrels=/run= win over the command's file arguments
-    metric, fixed = resolve_metric(figure.name, None if fmt == "case" else fmt,
+    metric, fixed = resolve_metric(name_for_metric, None if fmt == "case" else fmt,
                                    case.metric if case is not None and "part" not in opts else None,
                                    opts.get("metric") or (case.metric if case is not None and "part" in opts else None))
     if trec_metric is not None and trec_metric != metric:
@@ -333,6 +335,16 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
         source = f"{fmt}: " + " ".join(f"{k}={Path(p).name}" for k, v in files.items()
                                         for p in (v if isinstance(v, list) else [v]))
     part = opts.get("part")
+    if item:
+        if part:
+            raise ClaimError(f"{figure.name}: the name already picks {item.group(2)!r}; drop part=")
+        table = {"entity_f1": "f1", "entity_precision": "precision", "entity_recall": "recall"}.get(metric)
+        if table is None and metric in ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k",
+                                        "average_precision", "r_precision", "dcg", "ndcg"):
+            table = "per_query"
+        if table is None:
+            raise ClaimError(f"{figure.name}: {metric} has no per-type or per-query values to pick from")
+        part = f"{table}.{item.group(2)}"
     notes = []
     if "gold" in inputs and "scheme" not in stated and "scheme" in {kn.name for kn in m.knobs}:
         from conformance.formats import detect_scheme
