@@ -45,6 +45,7 @@ def add_parser(sub) -> None:
     s.add_argument("-c", dest="complete", action="store_true",
                    help="trec_eval -c: a query of the qrels missing from the run scores 0")
     s.add_argument("-l", dest="level", type=int, help="trec_eval -l: the least relevant grade")
+    s.add_argument("-M", dest="depth", type=int, help="trec_eval -M: each query's first N documents only")
     s.add_argument("--conventions", default="{}", help="knob settings as JSON, for every measure that has them")
     s.add_argument("--digits", type=int, help="decimal places (default: 2 for BLEU times 100, else 4)")
     s.add_argument("--exact", action="store_true", help="also print each exact value")
@@ -69,6 +70,7 @@ def _measures(args) -> list[tuple[str, str, dict]]:
         if base in _TREC_MEASURES:
             cmd = f"-m {name}" + (" -c" if args.complete else "") + (f" -l {args.level}" if args.level else "")
             metric, knobs, _ = parse_trec_eval(cmd)
+            knobs.pop("_depth", None)
         elif name in metric_names():
             metric, knobs = name, {}
         else:
@@ -94,7 +96,13 @@ def _inputs(args, metric: str) -> dict:
     if args.files:
         if len(args.files) != 2:
             raise UsageError("give the qrels and the run file (trec_eval's order: QRELS RUN)")
-        return load_inputs("trec", {"qrels": args.files[0], "run": args.files[1]}, metric)
+        inputs = load_inputs("trec", {"qrels": args.files[0], "run": args.files[1]}, metric)
+        if args.depth is not None:
+            from oracle.trec import truncate_run
+            if args.depth < 1:
+                raise UsageError(f"-M {args.depth}: the depth must be at least 1")
+            inputs = dict(inputs, run=truncate_run(inputs["run"], args.depth))
+        return inputs
     if args.conll:
         return load_inputs("conll", {"conll": args.conll}, metric)
     if args.truth or args.pred:
@@ -211,6 +219,9 @@ def cmd_score(args) -> int:
         if args.per_item:
             for item, v in _per_item(metric, inputs, settings, result):
                 rows.append((name, str(item), _shown(metric, v, args.digits, settings), _exact(v)))
+    if args.depth is not None and args.files:
+        notes.append(f"-M {args.depth}: each query's first {args.depth} documents (score descending, then docno "
+                     "descending, as trec_eval)")
     sys.stdout.write(_render(rows, notes, args))
     return 0
 

@@ -43,7 +43,8 @@ from fractions import Fraction
 from .conventions import InputError
 from .gcpause import paused_gc
 
-__all__ = ["TrecFormatError", "ScoreTexts", "read_qrels", "read_run", "read_json", "write_qrels", "write_run"]
+__all__ = ["TrecFormatError", "ScoreTexts", "read_qrels", "read_run", "read_json", "write_qrels", "write_run",
+           "truncate_run"]
 
 class ScoreTexts(dict):
     """One query's ranking as ``read_run`` returns it: a dict {docno: score text}
@@ -401,3 +402,21 @@ def write_run(path, run: dict, tag: str = "oracle") -> None:
             pairs = ranking.items() if isinstance(ranking, dict) else ranking
             for i, (d, s) in enumerate(pairs, start=1):
                 f.write(f"{q} Q0 {d} {i} {_score_text(s)} {tag}\n")
+
+
+def truncate_run(run: dict, depth: int) -> dict:
+    """trec_eval ``-M depth``: each query keeps the first ``depth`` documents of its ranking in
+    trec_eval's order (score descending, then docno descending: get_trec_results.c sorts by
+    sim, then docno), scores compared exactly. Rankings given as [doc, score] lists keep
+    their first ``depth`` pairs in that order as well."""
+    if depth < 1:
+        raise ValueError(f"-M {depth}: the depth must be at least 1")
+    out = {}
+    for q, ranking in run.items():
+        pairs = ranking.items() if isinstance(ranking, dict) else [tuple(p) for p in ranking]
+        order = sorted(pairs, key=lambda ds: (_exact(ds[1]) if isinstance(ds[1], (str, float)) else Fraction(ds[1]),
+                                              ds[0]), reverse=True)
+        kept = order[:depth]
+        out[q] = dict(kept) if isinstance(ranking, dict) else [list(p) for p in kept]
+    return out
+

@@ -114,3 +114,19 @@ def test_unsupported_and_malformed_requests_are_clear(files, capsys):
     assert main(["score", "-m", "wer", "-r", str(files / "ref.txt"), "-i", str(files / "hyp.txt"),
                  "--conventions", '{"k": 3}']) == 2
     assert "no measure has the knob(s) k" in capsys.readouterr().err
+
+
+def test_trec_eval_depth_cuts_each_ranking(files, capsys):
+    # -M 1: q1 keeps d1 (relevant; AP 1/2 of its 2 relevant), q2 keeps d5 (not relevant; AP 0)
+    rc, out = _score(capsys, "-m", "map", "-q", "-M", "1", str(files / "qrels"), str(files / "run"))
+    rows = _rows(out)
+    assert rc == 0 and rows[("map", "all")] == "0.2500" and rows[("map", "q1")] == "0.5000"
+    assert "-M 1: each query's first 1 documents" in out
+
+
+def test_the_audit_reads_trec_eval_depth(files):
+    from conformance.audit.claims import parse_claim
+    from conformance.audit.judge import audit
+    # -M used to be read and ignored: MAP 0.25 under -M 1 (above) was then "inconsistent"
+    a = audit(parse_claim("MAP 0.25 qrels=qrels run=run trec_eval='-m map -M 1'", files))
+    assert a.verdict == "consistent" and any("-M 1" in n for n in a.notes)

@@ -334,6 +334,12 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
         inputs = load_inputs(fmt, flat, metric)
         source = f"{fmt}: " + " ".join(f"{k}={Path(p).name}" for k, v in files.items()
                                         for p in (v if isinstance(v, list) else [v]))
+    if "_depth" in trec_knobs and isinstance(inputs, dict) and "run" in inputs:
+        from oracle.trec import truncate_run
+        inputs = dict(inputs, run=truncate_run(inputs["run"], int(trec_knobs["_depth"])))
+    depth_note = (f"trec_eval -M {trec_knobs['_depth']}: the run is cut to each query's first "
+                  f"{trec_knobs['_depth']} documents (score descending, then docno descending)"
+                  if "_depth" in trec_knobs else None)
     part = opts.get("part")
     if item:
         if part:
@@ -345,7 +351,7 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
         if table is None:
             raise ClaimError(f"{figure.name}: {metric} has no per-type or per-query values to pick from")
         part = f"{table}.{item.group(2)}"
-    notes = []
+    notes = [depth_note] if depth_note else []
     if "gold" in inputs and "scheme" not in stated and "scheme" in {kn.name for kn in m.knobs}:
         from conformance.formats import detect_scheme
         scheme = detect_scheme(inputs)

@@ -78,8 +78,9 @@ def parse_trec_eval(command: str) -> tuple[str | None, dict, list]:
 
     -m measure[.K] (ndcg_cut.10, P.5, recall.100, map, map_cut.10, recip_rank,
     success.1, Rprec, ndcg), -l N (threshold), -c (missing queries score 0:
-    missing=zero; without -c they are left out: missing=skip), -q (per-query
-    output, no effect on the mean). trec_eval's tie rule, linear gains and
+    missing=zero; without -c they are left out: missing=skip), -M N (each query's
+    first N documents only: returned as ``_depth``, for ``oracle.trec.truncate_run``),
+    -q (per-query output, no effect on the mean). trec_eval's tie rule, linear gains and
     judged ideal are stated with it."""
     try:
         argv = shlex.split(command)
@@ -123,12 +124,16 @@ def parse_trec_eval(command: str) -> tuple[str | None, dict, list]:
             if not v.isdigit():
                 raise ClaimError(f"trec_eval -l {v}: expected an integer relevance level")
             knobs["threshold"] = v
+        elif a == "-M":
+            if not v.isdigit() or int(v) < 1:
+                raise ClaimError(f"trec_eval -M {v}: expected a positive number of documents per query")
+            knobs["_depth"] = v   # not a knob: the run is cut to its first v documents per query
         elif a == "-c":
             knobs["missing"] = "zero"
         elif a == "-q":
             pass
         elif a.startswith("-"):
-            raise ClaimError(f"trec_eval {a}: an option the audit does not model; it reads -m, -l, -c, -q")
+            raise ClaimError(f"trec_eval {a}: an option the audit does not model; it reads -m, -l, -M, -c, -q")
         else:
             files.append(a)
     return metric, knobs, files
