@@ -46,6 +46,9 @@ def add_parser(sub) -> None:
                    help="trec_eval -c: a query of the qrels missing from the run scores 0")
     s.add_argument("-l", dest="level", type=int, help="trec_eval -l: the least relevant grade")
     s.add_argument("-M", dest="depth", type=int, help="trec_eval -M: each query's first N documents only")
+    s.add_argument("--align", action="store_true",
+                   help="error rates: print each utterance's alignment (as jiwer's visualize_alignment; "
+                        "the tie rule's alignment, jiwer's own rule under tie=any)")
     s.add_argument("--conventions", default="{}", help="knob settings as JSON, for every measure that has them")
     s.add_argument("--digits", type=int, help="decimal places (default: 2 for BLEU times 100, else 4)")
     s.add_argument("--exact", action="store_true", help="also print each exact value")
@@ -200,7 +203,12 @@ def cmd_score(args) -> int:
     _split_files(args)
     rows = []   # (measure, item, value text, exact text)
     notes = []
-    for name, metric, knobs in _measures(args):
+    measures = _measures(args)
+    tty = sys.stderr.isatty()
+    for n, (name, metric, knobs) in enumerate(measures, 1):
+        if tty:   # progress on long inputs
+            sys.stderr.write(f"\rscoring {name} ({n}/{len(measures)}) ...")
+            sys.stderr.flush()
         inputs = _inputs(args, metric)
         if "gold" in inputs and "scheme" not in knobs and "scheme" in {k.name for k in get_metric(metric).knobs}:
             from conformance.formats import detect_scheme
@@ -219,11 +227,42 @@ def cmd_score(args) -> int:
         if args.per_item:
             for item, v in _per_item(metric, inputs, settings, result):
                 rows.append((name, str(item), _shown(metric, v, args.digits, settings), _exact(v)))
+    if tty:
+        sys.stderr.write("\r" + " " * 60 + "\r")
+    if args.align:
+        sys.stdout.write(_alignments(args))
     if args.depth is not None and args.files:
         notes.append(f"-M {args.depth}: each query's first {args.depth} documents (score descending, then docno "
                      "descending, as trec_eval)")
     sys.stdout.write(_render(rows, notes, args))
     return 0
+
+
+def _alignments(args) -> str:
+    """Each utterance's alignment: REF and HYP lines with ``*`` for a missing word, words
+    right-aligned in their column and the marks S, D, I under the errors (the layout of
+    jiwer's visualize_alignment)."""
+    from oracle import compute
+    metrics = [metric for _, metric, _ in _measures(args) if _family(metric) == "rates"]
+    if not metrics:
+        raise UsageError("--align: give an error rate (wer, cer, mer, wil, wip) among the measures")
+    _, metric, knobs = next(x for x in _measures(args) if x[1] in metrics)
+    inputs = _inputs(args, metric)
+    rule = knobs.get("tie", "any")
+    rule = "rapidfuzz" if rule == "any" else rule
+    result = compute(metric, inputs, dict(knobs, tie=rule))
+    out = [f"alignments of {metric} (tie rule {rule}):"]
+    for n, ops in enumerate(result.parts["alignments"][rule], 1):
+        ref, hyp, marks = [], [], []
+        for kind, x, y in ops:
+            x, y = ("" if x is None else str(x)), ("" if y is None else str(y))
+            w = max(len(x), len(y), 1)
+            ref.append((x or "*" * w).rjust(w))
+            hyp.append((y or "*" * w).rjust(w))
+            marks.append(("" if kind == "C" else kind).rjust(w))
+        out += ["", f"sentence {n}", "REF: " + " ".join(ref), "HYP: " + " ".join(hyp),
+                ("     " + " ".join(marks)).rstrip()]
+    return "\n".join(out) + "\n\n"
 
 
 def _exact(x) -> str:

@@ -130,3 +130,13 @@ def test_the_audit_reads_trec_eval_depth(files):
     # -M used to be read and ignored: MAP 0.25 under -M 1 (above) was then "inconsistent"
     a = audit(parse_claim("MAP 0.25 qrels=qrels run=run trec_eval='-m map -M 1'", files))
     assert a.verdict == "consistent" and any("-M 1" in n for n in a.notes)
+
+
+def test_alignments_are_shown_as_jiwer_shows_them(tmp_path, capsys):
+    (tmp_path / "r").write_text("this is a test\nthe cat sat\n")
+    (tmp_path / "h").write_text("this is test x\nthe cat sat down\n")
+    rc, out = _score(capsys, "-m", "wer", "-r", str(tmp_path / "r"), "-h", str(tmp_path / "h"), "--align")
+    # jiwer 4's visualize_alignment of the same pair (rapidfuzz's tie rule), line for line
+    assert rc == 0
+    assert ("REF: this is    a test\nHYP: this is test    x\n                S    S\n") in out
+    assert ("REF: the cat sat ****\nHYP: the cat sat down\n                    I\n") in out
