@@ -65,10 +65,15 @@ def _read(inputs, settings: dict):
             raise InputError(f"inputs: missing field {name!r}", item=name)
     kind = _Kind()
     lists = {}
+    arrays = {}
     for name in ("y_true", "y_pred", "labels"):
         if name not in inputs:
             continue
         xs = inputs[name]
+        if _is_array(xs):
+            xs, arr = _from_array(xs, name)
+            if arr is not None:
+                arrays[name] = arr
         if not isinstance(xs, (list, tuple)):
             raise InputError(f"{name}: expected a list of labels, got {type(xs).__name__}", item=name)
         seen = set(map(type, xs))
@@ -98,7 +103,44 @@ def _read(inputs, settings: dict):
     pos_label = None
     if settings.get("average") == "binary":
         pos_label = kind.check(_label(inputs.get("pos_label", 1), "pos_label"), "pos_label")
-    return y_true, y_pred, classes, pos_label
+    codes = (arrays["y_true"], arrays["y_pred"]) if "y_true" in arrays and "y_pred" in arrays else None
+    return y_true, y_pred, classes, pos_label, codes
+
+
+def _is_array(xs) -> bool:
+    """A NumPy array, or a tensor that converts to one (torch: ``.numpy()``), without importing them."""
+    mod = type(xs).__module__.split(".")[0]
+    return mod in ("numpy", "torch") and hasattr(xs, "ndim" if mod == "numpy" else "dim")
+
+
+def _from_array(xs, name: str):
+    """(the labels as a list, the int64 array of them or None) of a 1-d array of integer or
+    string labels; the same typed errors as for lists (a float, bool or NaN label names its
+    position). Integers are read exactly (``tolist`` gives Python ints)."""
+    import numpy as np
+    if type(xs).__module__.split(".")[0] == "torch":
+        xs = xs.detach().cpu().numpy()
+    arr = np.asarray(xs)
+    if arr.ndim != 1:
+        raise InputError(f"{name}: expected a 1-d array of labels, got {arr.ndim} dimensions "
+                         f"(shape {tuple(arr.shape)})", item=name)
+    kind = arr.dtype.kind
+    if kind in "iu":
+        if kind == "u" and arr.dtype.itemsize == 8 and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
+            return arr.tolist(), None
+        return arr.tolist(), arr.astype(np.int64, copy=False)
+    if kind == "b":
+        raise InputError(f"{name}[0]: a boolean label ({bool(arr[0]) if arr.size else ''}); labels are ints or "
+                         "strings (True == 1 in Python, so it would merge with class 1): write 0/1 or strings",
+                         item=f"{name}[0]")
+    if kind == "f":   # as for a list: the first item is the offending one
+        if not arr.size:
+            return [], None
+        if np.isnan(arr[0]):
+            raise InputError(f"{name}[0]: NaN is not a label", item=f"{name}[0]")
+        raise InputError(f"{name}[0]: {float(arr[0])!r} is a float; labels are ints or strings "
+                         f"(1.0 and 1 would be one class; convert the array with .astype(int))", item=f"{name}[0]")
+    return arr.tolist(), None
 
 
 @dataclass
@@ -194,9 +236,9 @@ def tally(inputs, settings: dict) -> tuple[Tally, object]:
     """Validate the inputs and count the pairs (one by one: a repeated pair adds
     once per occurrence; from _NUMPY_MIN_SAMPLES samples on, with every label a
     class, NumPy counts them, see ``_count_numpy``). Returns the tally and pos_label."""
-    y_true, y_pred, classes, pos_label = _read(inputs, settings)
+    y_true, y_pred, classes, pos_label, array_codes = _read(inputs, settings)
     large = len(y_true) >= _NUMPY_MIN_SAMPLES
-    codes = _int_codes(y_true, y_pred) if large else None
+    codes = (array_codes if array_codes is not None else _int_codes(y_true, y_pred)) if large else None
     if classes is None:
         classes = _sorted_union(y_true, y_pred, codes)
     index = {c: i for i, c in enumerate(classes)}
