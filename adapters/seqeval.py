@@ -10,7 +10,7 @@
 
 Knobs and the arguments they set:
 
-- ``reading``: ``conlleval`` -> ``mode=None``, the default mode
+- ``reading``: ``seqeval`` -> ``mode=None``, the default mode
   (``metrics.sequence_labeling.get_entities`` with ``end_of_chunk`` /
   ``start_of_chunk``, "compatible with conlleval.pl"); ``strict`` ->
   ``mode='strict', scheme=<class>`` (``seqeval.scheme.Tokens.entities``). A
@@ -20,11 +20,11 @@ Knobs and the arguments they set:
 - ``scheme``: in strict mode the class ``IOB1``, ``IOB2``, ``IOE1``, ``IOE2``,
   ``IOBES`` or ``BILOU``. The default mode takes no scheme: it reads the first
   character of every tag as its prefix and applies one rule to B, I, E, S and O
-  whatever the scheme. In oracle terms that rule is the conlleval reading, which
+  whatever the scheme. In oracle terms that rule is the seqeval reading, which
   is also one rule for every scheme (a scheme there only says which prefixes are
   valid input): for iob1, iob2, ioe1, ioe2 and iobes the default mode reads
   exactly the oracle's chunks, so every scheme is offered with
-  ``reading=conlleval`` and the profile names ``iob2``, the scheme of seqeval's
+  ``reading=seqeval`` and the profile names ``iob2``, the scheme of seqeval's
   own examples. BILOU's L and U are not prefixes the default mode knows (the
   oracle reads them as E and S): offered, and recorded as a known failure.
 - ``tag_format``: ``prefix-type`` -> ``suffix=False``, ``type-prefix`` -> ``suffix=True``.
@@ -40,7 +40,9 @@ Fixed: ``labels=all`` (the union of the types found; seqeval takes no label
 list) and ``matching=span`` (entities are (sentence, type, start, end) sets).
 
 Profiles are the library's defaults, as called with no options: ``average='micro'``,
-``mode=None`` (conlleval reading), ``suffix=False``, ``zero_division='warn'``.
+``mode=None`` (seqeval reading), ``suffix=False``, ``zero_division='warn'``.
+(The oracle's ``reading=conlleval``, conlleval.pl as written, is no mode of seqeval's:
+on IOB input it reads the same chunks, on IOBES input it does not.)
 
 Values: numpy floats and ints are returned as Python floats and ints (NaN stays
 NaN, the library's "no value"). ``classification_report`` rows keep seqeval's
@@ -80,13 +82,13 @@ def _beta_is_one(value: str, settings: Mapping[str, str]) -> bool:
 
 _ENTITY = {
     "scheme": tuple(SCHEME_CLASSES),
-    "reading": ("conlleval", "strict"),
+    "reading": ("seqeval", "strict"),
     "tag_format": ("prefix-type", "type-prefix"),
     "average": ("micro", "macro", "weighted"),
     "zero_division": ("zero", "one"),
     "beta": ANY,
 }
-_PROFILE = {"scheme": "iob2", "reading": "conlleval", "tag_format": "prefix-type", "average": "micro",
+_PROFILE = {"scheme": "iob2", "reading": "seqeval", "tag_format": "prefix-type", "average": "micro",
             "beta": "1", "zero_division": "zero", "labels": "all", "matching": "span"}
 
 
@@ -301,10 +303,10 @@ def _bilou_default_mode(metric, settings, inputs) -> bool:
     (seqeval/metrics/sequence_labeling.py:201-274) know the prefixes B, I, E, S and O;
     an L or U tag is read by the type-change rules alone, so ``B-PER L-PER B-PER L-PER``
     loses its first chunk (B after L ends nothing) and ``U-PER U-PER`` is one chunk. The
-    oracle reads BILOU with L = E and U = S. Applies: scheme bilou, reading conlleval, and
+    oracle reads BILOU with L = E and U = S. Applies: scheme bilou, reading seqeval, and
     a sentence holding an L- or U- tag whose chunks seqeval reads differently (without L
     or U both readings are the same: checked on every sequence of up to 4 tags)."""
-    if settings.get("scheme") != "bilou" or settings.get("reading") != "conlleval":
+    if settings.get("scheme") != "bilou" or settings.get("reading") != "seqeval":
         return False
     return _reading_differs(settings, inputs, lambda p: any(x in ("L", "U") for x, _ in p))
 

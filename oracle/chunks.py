@@ -1,6 +1,6 @@
 """Reading tag sequences into entities (chunks): the input shapes, tag parsing, the
-conlleval reading and the strict readings of IOB1, IOB2 and IOBES (BILOU read as
-IOBES), and entity extraction (definitions and sources in ``oracle.tagging``'s
+seqeval and conlleval.pl readings and the strict readings of IOB1, IOB2 and IOBES
+(BILOU read as IOBES), and entity extraction (definitions and sources in ``oracle.tagging``'s
 docstring)."""
 from __future__ import annotations
 
@@ -117,8 +117,9 @@ def parse_tag(tag: str, scheme: str, fmt: str, where: str) -> tuple[str, str]:
 _BILOU_AS_IOBES = {"L": "E", "U": "S"}
 
 
-def _conll_end(prev: tuple, cur: tuple) -> bool:
-    """conlleval.pl endOfChunk (with S as seqeval's end_of_chunk): the chunk open at prev ends before cur."""
+def _seqeval_end(prev: tuple, cur: tuple) -> bool:
+    """seqeval's end_of_chunk (conlleval.pl's endOfChunk with S and an E-then-B or S boundary):
+    the chunk open at prev ends before cur."""
     pp, pt = prev
     cp, ct = cur
     if pp == "O":
@@ -130,9 +131,9 @@ def _conll_end(prev: tuple, cur: tuple) -> bool:
     return pt != ct
 
 
-# the mirror image of _conll_end (conlleval keeps the two apart; so does this module)
-def _conll_start(prev: tuple, cur: tuple) -> bool:
-    """conlleval.pl startOfChunk (with S as seqeval's start_of_chunk): a chunk starts at cur."""
+# the mirror image of _seqeval_end (seqeval and conlleval keep the two apart; so does this module)
+def _seqeval_start(prev: tuple, cur: tuple) -> bool:
+    """seqeval's start_of_chunk (conlleval.pl's startOfChunk with S added): a chunk starts at cur."""
     pp, pt = prev
     cp, ct = cur
     if cp == "O":
@@ -144,13 +145,32 @@ def _conll_start(prev: tuple, cur: tuple) -> bool:
     return pt != ct
 
 
+_PERL_END = {("B", "B"), ("B", "O"), ("I", "B"), ("I", "O"), ("E", "E"), ("E", "I"), ("E", "O")}
+_PERL_START = {("B", "B"), ("I", "B"), ("O", "B"), ("O", "I"), ("E", "E"), ("E", "I"), ("O", "E")}
+
+
 def _read_conlleval(tags: list) -> list:
+    """conlleval.pl's endOfChunk/startOfChunk as written (its tags B, I, E, O; any other
+    prefix, such as S, L or U, only by the type-change rules), with O before and after."""
     chunks, start, prev = [], None, _OUT
     for i, cur in enumerate(tags + [_OUT]):
-        if start is not None and _conll_end(prev, cur):
+        pair = (prev[0], cur[0])
+        if start is not None and (pair in _PERL_END or (prev[0] != "O" and prev[1] != cur[1])):
             chunks.append((start, i, prev[1]))
             start = None
-        if _conll_start(prev, cur):
+        if pair in _PERL_START or (cur[0] != "O" and prev[1] != cur[1]):
+            start = i
+        prev = cur
+    return chunks
+
+
+def _read_seqeval(tags: list) -> list:
+    chunks, start, prev = [], None, _OUT
+    for i, cur in enumerate(tags + [_OUT]):
+        if start is not None and _seqeval_end(prev, cur):
+            chunks.append((start, i, prev[1]))
+            start = None
+        if _seqeval_start(prev, cur):
             start = i
         prev = cur
     return chunks
@@ -218,11 +238,13 @@ def _mirrored(read, tags: list) -> list:
 def read_chunks(tags: list, scheme: str, reading: str) -> list[tuple[int, int, str]]:
     """The chunks (start, end exclusive, type) of one sentence of parsed tags
     [(prefix, type), ...] under a scheme and a reading (see the module docstring)."""
+    if reading == "conlleval":   # the Perl script knows nothing of BILOU's L and U either
+        return _read_conlleval(tags)
     if scheme == "bilou":
         tags = [(_BILOU_AS_IOBES.get(p, p), t) for p, t in tags]
         scheme = "iobes"
-    if reading == "conlleval":
-        return _read_conlleval(tags)
+    if reading == "seqeval":
+        return _read_seqeval(tags)
     if scheme == "iob2":
         return _strict_iob2(tags)
     if scheme == "iobes":
@@ -247,7 +269,7 @@ def extract_entities(sentences: list, name: str, settings: dict) -> list[tuple[i
 
 
 def _tag_info(tag: str, settings: dict, where: str) -> tuple[str, bool, bool]:
-    """(type, begins, ends) of a non-O tag for the conlleval reading: ``begins`` when
+    """(type, begins, ends) of a non-O tag for the seqeval reading: ``begins`` when
     its prefix is B or S (a chunk starts here whatever precedes), ``ends`` when it is
     E or S (the chunk ends after it); bilou's L and U read as E and S."""
     prefix, typ = parse_tag(tag, settings["scheme"], settings["tag_format"], where)
@@ -255,12 +277,12 @@ def _tag_info(tag: str, settings: dict, where: str) -> tuple[str, bool, bool]:
     return typ, prefix in ("B", "S"), prefix in ("E", "S")
 
 
-def _extract_conlleval(sentences: list, name: str, settings: dict, info: dict) -> list[tuple[int, int, int, str]]:
-    """``extract_entities`` for reading=conlleval on plain input (every tag an exact
+def _extract_seqeval(sentences: list, name: str, settings: dict, info: dict) -> list[tuple[int, int, int, str]]:
+    """``extract_entities`` for reading=seqeval on plain input (every tag an exact
     ``str``), the same entities in the same order and the same error for the first bad
     tag. ``info`` caches ``_tag_info`` per distinct tag (shared by gold and pred).
 
-    Derived from ``_conll_end``/``_conll_start``: an O ends the open chunk and starts
+    Derived from ``_seqeval_end``/``_seqeval_start``: an O ends the open chunk and starts
     none, so only the non-O tokens are visited. A non-O token j with prev = O (a gap
     before it, or the sentence start) starts a chunk. With prev a non-O token the two
     rules coincide: both hold iff j begins (B, S), or prev ends (E, S), or the types
@@ -291,9 +313,9 @@ _NOT_O = "O".__ne__
 
 def _extract_both(gold_s: list, pred_s: list, settings: dict, plain: bool) -> tuple[list, list]:
     """The entities of gold, then of pred (so a bad tag in gold is reported first):
-    the fast conlleval reader on plain input, else ``extract_entities``."""
-    if plain and settings["reading"] == "conlleval":
+    the fast seqeval reader on plain input, else ``extract_entities``."""
+    if plain and settings["reading"] == "seqeval":
         info: dict = {}
-        return (_extract_conlleval(gold_s, "gold", settings, info),
-                _extract_conlleval(pred_s, "pred", settings, info))
+        return (_extract_seqeval(gold_s, "gold", settings, info),
+                _extract_seqeval(pred_s, "pred", settings, info))
     return extract_entities(gold_s, "gold", settings), extract_entities(pred_s, "pred", settings)

@@ -29,17 +29,26 @@ text chunks", EACL; Ratinov and Roth 2009 for BILOU):
 
 ``reading`` (read) says which chunks a sequence holds:
 
-- ``conlleval`` (default): conlleval.pl's ``startOfChunk``/``endOfChunk``
-  (version 2004-01-26). A chunk starts at token i when (prev = token i-1, O
-  before the first token): the tag is B or S; or the tag is I or E and prev
-  is O, E or S; or the tag is not O and prev's type differs. The open chunk
-  ends before token i when prev is E or S; or prev is B or I and the tag is
-  B, S or O; or prev is not O and the types differ. A sentence ends with O.
-  This repairs invalid sequences: an I- after O or after another type starts
-  a chunk; under iobes a B-X I-X without its E-X is a chunk. conlleval.pl
-  knows B, I, E and O (its rules serve iob1, iob2, ioe1 and ioe2 alike); S
-  is added as in seqeval's ``end_of_chunk``/``start_of_chunk`` (``get_entities``,
-  "compatible with conlleval.pl"); bilou is read as iobes with L = E, U = S.
+- ``seqeval`` (default): seqeval's ``get_entities`` (``end_of_chunk`` /
+  ``start_of_chunk``, mode None, "compatible with conlleval.pl" on IOB2): a chunk
+  starts at token i when (prev = token i-1, O before the first token): the tag is
+  B or S; or the tag is I or E and prev is O, E or S; or the tag is not O and
+  prev's type differs. The open chunk ends before token i when prev is E or S;
+  or prev is B or I and the tag is B, S or O; or prev is not O and the types
+  differ. A sentence ends with O. This repairs invalid sequences: an I- after O
+  or after another type starts a chunk; under iobes a B-X I-X without its E-X is
+  a chunk. bilou is read as iobes with L = E, U = S. On B, I and O tags this is
+  conlleval.pl's rule; the S tag and the boundary between an E-X and a B-X or
+  S-X after it are seqeval's additions (conlleval.pl has neither).
+- ``conlleval``: conlleval.pl's own ``endOfChunk``/``startOfChunk`` (version
+  2004-01-26), as written. With prev and cur the (tag, type) of tokens i-1 and i
+  (O and no type before the first token and after the last): the open chunk ends
+  before i when (prev, cur) is (B, B), (B, O), (I, B), (I, O), (E, E), (E, I) or
+  (E, O), or prev is not O and the types differ; a chunk starts at i when (prev,
+  cur) is (B, B), (I, B), (O, B), (O, I), (E, E), (E, I) or (O, E), or cur is not O
+  and the types differ. The script knows no S, L or U, and no boundary after an
+  E before a B: on IOBES input B-X E-X B-X E-X is one chunk, and S-X S-X too
+  (so papers that ran conlleval.pl on IOBES files can be reproduced).
 - ``strict``: only chunks written as the scheme says count; the invalid
   pieces are dropped (read as O). Precisely: iob2: a chunk is B-X and the
   I-X that follow it; an I- that does not continue one is dropped. iobes: S-X
@@ -127,9 +136,11 @@ SCHEME = Knob(
              "iobes": "IOBES (S- single, E- last token); seqeval.scheme.IOBES",
              "bilou": "Ratinov and Roth 2009, BILOU; seqeval.scheme.BILOU"})
 READING = Knob(
-    "reading", "how chunks are read from a sequence, invalid ones included", "conlleval",
-    choices=("conlleval", "strict"),
-    sources={"conlleval": f"{_CONLLEVAL}; S as in {_SEQEVAL} metrics.sequence_labeling start_of_chunk/end_of_chunk",
+    "reading", "how chunks are read from a sequence, invalid ones included", "seqeval",
+    choices=("seqeval", "conlleval", "strict"),
+    sources={"seqeval": f"{_SEQEVAL} metrics.sequence_labeling get_entities, end_of_chunk/start_of_chunk "
+                        "(mode=None): conlleval.pl's rule on B, I, O, with S and an E-then-B boundary added",
+             "conlleval": f"{_CONLLEVAL}, as written: no S, L or U, no boundary between E-X and B-X",
              "strict": f"{_SEQEVAL} mode='strict' (seqeval.scheme.Tokens.entities) for iob2, ioe2, iobes, bilou; "
                        "iob1/ioe1 as defined in oracle/tagging.py (invalid B-/E- read as O)"},
     key="read")

@@ -75,7 +75,7 @@ def test_profiles_are_the_library_defaults(a):
     prof = a.profile("entity_f1")
     assert (prof["reading"], prof["scheme"], prof["tag_format"], prof["average"], prof["zero_division"],
             prof["labels"], prof["matching"], prof["beta"]) == \
-        ("conlleval", "iob2", "prefix-type", "micro", "zero", "all", "span", "1")
+        ("seqeval", "iob2", "prefix-type", "micro", "zero", "all", "span", "1")
     assert "average" not in a.profile("entity_report")
 
 
@@ -235,7 +235,7 @@ def _library(seq, scheme, reading):
         return sorted((s, e, t) for _, s, e, t in library_entities(opts, [list(seq)]))
 
 
-@pytest.mark.parametrize("scheme,reading", [(s, "conlleval") for s in ("iob1", "iob2", "ioe1", "ioe2", "iobes")]
+@pytest.mark.parametrize("scheme,reading", [(s, "seqeval") for s in ("iob1", "iob2", "ioe1", "ioe2", "iobes")]
                          + [(s, "strict") for s in ("iob2", "ioe2", "iobes", "bilou")])
 def test_seqeval_reads_every_short_sequence_as_the_oracle(scheme, reading):
     """The profile's claim: the default mode is the conlleval reading for every scheme but
@@ -244,7 +244,7 @@ def test_seqeval_reads_every_short_sequence_as_the_oracle(scheme, reading):
         assert _oracle(seq, scheme, reading) == _library(seq, scheme, reading), seq
 
 
-@pytest.mark.parametrize("scheme,reading,classifier", [("bilou", "conlleval", "bilou-default-mode"),
+@pytest.mark.parametrize("scheme,reading,classifier", [("bilou", "seqeval", "bilou-default-mode"),
                                                        ("iob1", "strict", "iob1-strict-raw-previous-tag"),
                                                        ("ioe1", "strict", "ioe1-strict-patterns")])
 def test_reading_classifiers_fire_exactly_when_seqeval_reads_differently(a, scheme, reading, classifier):
@@ -259,14 +259,14 @@ def test_reading_classifiers_fire_exactly_when_seqeval_reads_differently(a, sche
     assert differing > 0
 
 
-@pytest.mark.parametrize("scheme,reading", [("bilou", "conlleval"), ("iob1", "strict"), ("ioe1", "strict")])
+@pytest.mark.parametrize("scheme,reading", [("bilou", "seqeval"), ("iob1", "strict"), ("ioe1", "strict")])
 def test_no_oracle_setting_reads_as_seqeval_does_where_it_differs(scheme, reading):
     """The known failures are defects, not conventions: every scheme and reading of the
     oracle refuses, or reads differently from seqeval, some short sequence seqeval reads
     (for the settings that accept the same prefixes, a sequence it reads differently)."""
     from oracle.conventions import InputError
 
-    for scheme2, reading2 in itertools.product(SCHEMES, ("conlleval", "strict")):
+    for scheme2, reading2 in itertools.product(SCHEMES, ("seqeval", "conlleval", "strict")):
         same_prefixes = set(SCHEMES[scheme2]) >= set(SCHEMES[scheme])
         contradicted = False
         for seq in _sequences(scheme):

@@ -152,11 +152,17 @@ def _nonzero(d):
 
 def _assert_matches_conlleval(scheme, gold, pred):
     inputs = {"gold": gold, "pred": pred}
-    r = compute("entity_f1", inputs, {"scheme": scheme, "reading": "conlleval"})
+    r = compute("entity_f1", inputs, {"scheme": scheme, "reading": "seqeval"})
     tp, found_c, found_g, _, _ = _port_for(scheme, gold, pred)
     assert _nonzero(r.stats["tp"]) == dict(+tp), (gold, pred)
     assert _nonzero(r.stats["gold"]) == dict(+found_c), (gold, pred)
     assert _nonzero(r.stats["pred"]) == dict(+found_g), (gold, pred)
+    # reading=conlleval is the Perl script as written, whatever the scheme (no S, L, U rules)
+    perl = compute("entity_f1", inputs, {"scheme": scheme, "reading": "conlleval"})
+    tp, found_c, found_g, _, _ = conlleval_port(gold, pred)
+    assert _nonzero(perl.stats["tp"]) == dict(+tp), (gold, pred)
+    assert _nonzero(perl.stats["gold"]) == dict(+found_c), (gold, pred)
+    assert _nonzero(perl.stats["pred"]) == dict(+found_g), (gold, pred)
 
 
 def _all_tags(scheme, types="XY"):
@@ -307,7 +313,9 @@ def test_readings_equal_second_implementations_on_every_short_sequence(scheme):
         for seq in itertools.product(_all_tags(scheme), repeat=n):
             seq = list(seq)
             iobes_seq = [_to_iobes(t) for t in seq] if scheme == "bilou" else seq
-            conll = _oracle_chunks(seq, scheme, "conlleval")
+            conll = _oracle_chunks(seq, scheme, "seqeval")
+            perl = _oracle_chunks(seq, scheme, "conlleval")
+            assert perl == sorted(conll_spans(seq, CONLL_END, CONLL_START)), seq  # the script as written
             strict = _oracle_chunks(seq, scheme, "strict")
             assert conll == sorted(conll_spans(iobes_seq, *table)), seq
             assert strict == sorted(strict_second(seq, scheme)), seq
@@ -345,7 +353,7 @@ def test_spans_written_as_tags_read_back(nspans, scheme, fmt):
     tags = encode_independently(spans, n, scheme)
     if fmt == "type-prefix":
         tags = _as_type_prefix(tags)
-    for reading in ("conlleval", "strict"):
+    for reading in ("seqeval", "strict"):   # conlleval.pl merges adjacent IOBES chunks of one type
         conv = {"scheme": scheme, "reading": reading, "tag_format": fmt}
         r = compute("entity_f1", {"gold": [tags], "pred": [tags]}, conv)
         assert sorted(tuple(e[1:]) for e in r.parts["gold_entities"]) == sorted(spans)
@@ -354,7 +362,7 @@ def test_spans_written_as_tags_read_back(nspans, scheme, fmt):
 def _knobs():
     return st.fixed_dictionaries({
         "scheme": st.sampled_from(sorted(SCHEMES)),
-        "reading": st.sampled_from(["conlleval", "strict"]),
+        "reading": st.sampled_from(["seqeval", "conlleval", "strict"]),
         "average": st.sampled_from(["micro", "macro", "weighted"]),
         "zero_division": st.sampled_from(["zero", "one", "undefined", "exclude"]),
         "beta": st.sampled_from(["1", "2", "1/2"]),
@@ -464,9 +472,10 @@ def test_pooled_matching_over_counts_repeated_texts():
 
 def test_signatures_separate_every_knob_value():
     m = get_metric("entity_f1")
-    assert m.signature() == ("entity_f1|scheme:iob2|read:conlleval|fmt:prefix-type|avg:micro|beta:1|zd:zero"
+    assert m.signature() == ("entity_f1|scheme:iob2|read:seqeval|fmt:prefix-type|avg:micro|beta:1|zd:zero"
                              "|labels:all|match:span|oracle:1")
-    variants = [{"scheme": s} for s in SCHEMES] + [{"reading": "strict"}, {"tag_format": "type-prefix"},
+    variants = [{"scheme": s} for s in SCHEMES] + [{"reading": "strict"}, {"reading": "conlleval"},
+                                                     {"tag_format": "type-prefix"},
                                                      {"average": "macro"}, {"average": "weighted"}, {"beta": "2"},
                                                      {"zero_division": "one"}, {"zero_division": "undefined"},
                                                      {"zero_division": "exclude"}, {"labels": "PER,LOC"},
@@ -492,7 +501,7 @@ BAD = [
     ("tag-none", {"gold": [[None, "O"], ["O"]], "pred": G}, {}, "gold[0][0]"),
     ("empty-tag", {"gold": G, "pred": [["", "O"], ["O"]]}, {}, "pred[0][0]: an empty tag"),
     ("prefix-not-in-iob2", {"gold": G, "pred": [["E-PER", "O"], ["O"]]}, {}, "pred[0][0]"),
-    ("prefix-not-in-iob2-conlleval", {"gold": [["O", "S-PER"], ["O"]], "pred": G}, {"reading": "conlleval"},
+    ("prefix-not-in-iob2-conlleval", {"gold": [["O", "S-PER"], ["O"]], "pred": G}, {"reading": "seqeval"},
      "gold[0][1]"),
     ("prefix-not-in-iob2-strict", {"gold": G, "pred": [["B-PER", "L-PER"], ["O"]]}, {"reading": "strict"},
      "pred[0][1]"),

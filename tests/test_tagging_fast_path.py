@@ -3,7 +3,7 @@
 - ``_plain_shape`` (C-level shape checks): the metrics give the same results and
   the same errors (message and item) as with it switched off, so that every
   sentence and tag goes through the per-item checks;
-- ``_extract_conlleval`` (reading=conlleval on plain input, O tokens skipped):
+- ``_extract_seqeval`` (reading=seqeval on plain input, O tokens skipped):
   the same entities, in the same order, and the same error for the first bad tag
   as ``extract_entities`` (``parse_tag`` + ``read_chunks`` per sentence), under
   every scheme and tag format;
@@ -74,7 +74,7 @@ def random_inputs(rng: random.Random, scheme: str, fmt: str, bad: float) -> dict
 
 
 def random_conventions(rng: random.Random, scheme: str, fmt: str) -> dict:
-    return {"scheme": scheme, "tag_format": fmt, "reading": rng.choice(("conlleval", "conlleval", "strict")),
+    return {"scheme": scheme, "tag_format": fmt, "reading": rng.choice(("seqeval", "seqeval", "conlleval", "strict")),
             "average": rng.choice(("micro", "macro", "weighted")),
             "zero_division": rng.choice(("zero", "one", "undefined", "exclude")),
             "matching": rng.choice(("span", "span", "pooled-type-text")),
@@ -86,15 +86,15 @@ def test_conlleval_reader_is_extract_entities(seed):
     rng = random.Random(seed)
     for _ in range(400):
         scheme, fmt = rng.choice(tuple(SCHEMES)), rng.choice(FORMATS)
-        settings = {"scheme": scheme, "tag_format": fmt, "reading": "conlleval"}
+        settings = {"scheme": scheme, "tag_format": fmt, "reading": "seqeval"}
         bad = rng.choice((0, 0, 0.02))
         sents = [[t for t in s if isinstance(t, str) and t != ""] for s in random_corpus(rng, scheme, fmt, bad)]
         want = outcome(extract_entities, sents, "gold", settings)
-        assert outcome(tagging._extract_conlleval, sents, "gold", settings, {}) == want, (sents, settings)
+        assert outcome(tagging._extract_seqeval, sents, "gold", settings, {}) == want, (sents, settings)
         # a cache already filled by another corpus changes nothing
         info: dict = {}
-        outcome(tagging._extract_conlleval, random_corpus(rng, scheme, fmt, 0), "pred", settings, info)
-        assert outcome(tagging._extract_conlleval, sents, "gold", settings, info) == want
+        outcome(tagging._extract_seqeval, random_corpus(rng, scheme, fmt, 0), "pred", settings, info)
+        assert outcome(tagging._extract_seqeval, sents, "gold", settings, info) == want
 
 
 @pytest.mark.parametrize("seed", range(8))
