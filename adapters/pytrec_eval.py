@@ -83,7 +83,7 @@ from ._ranking_inputs import cut, exact_score, float_run, int_qrels
 
 _QUERY_CAPS = {"threshold": ANY, "duplicates": ANY, "queries": ("both", "qrels"), "missing": ("skip", "zero")}
 _PROFILE = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "missing": "skip",
-            "duplicates": "error", "queries": "both"}
+            "duplicates": "error", "queries": "both", "empty_judgments": "absent"}
 
 # trec_eval computes in double: a ratio of counts (one rounding), AP a running sum of
 # precisions over the relevant documents, NDCG sums of gain / log2(rank + 1) with the
@@ -122,6 +122,10 @@ class PyTrecEval(Adapter):
                    "(trec_eval.c:45-50); pytrec_eval.cpp:374 average_complete_flag = 0",
         "queries": "pytrec_eval.cpp:632-634 '// Query not found in relevance judgments; skipping.'; trec_eval's "
                    "default evaluates the intersection of judged and retrieved queries (trec_eval.c:45-47)",
+        "empty_judgments": "pytrec_eval/__init__.py:125-126 RelevanceEvaluator.__init__ '# fixes "
+                           "https://github.com/cvangysel/pytrec_eval/issues/57' query_relevance = {query_id: qrels "
+                           "for ... if len(qrels) > 0}: a query with an empty judgement dict is dropped, as a "
+                           "trec_eval qrels file (get_qrels.c: queries made from judgement lines) cannot hold one",
     }}
     tolerances = {m: _TOL for m in capabilities}
 
@@ -187,41 +191,13 @@ class PyTrecEval(Adapter):
     def defect_classifiers(self) -> dict:
         return {
             "float32-scores": _float32_ties,
-            "empty-judgments-dropped": self._empty_judgments,
         }
 
     def defect_models(self) -> dict:
-        """The library's value each defect predicts: the oracle with the empty-judgment
-        queries dropped, and with the scores rounded to float32."""
-        return {"empty-judgments-dropped": _without_empty_judgments, "float32-scores": _float32_scores_model}
-
-    def _empty_judgments(self, metric, settings, inputs) -> bool:
-        """``RelevanceEvaluator.__init__`` (pytrec_eval/__init__.py) drops every query
-        whose judgment dict is empty (the fix of pytrec_eval issue 57: trec_eval's
-        form_res_rels.c reads ``text_qrels[0].rel`` of an empty list), so such a query
-        is not evaluated; the oracle scores it 0 (no relevant document) and averages
-        it. Applies when the averaged set holds a query with empty judgments."""
-        run = inputs["run"]
-        for q, judged in inputs["qrels"].items():
-            if judged:
-                continue
-            if q in run or settings["missing"] == "zero" and settings["queries"] == "qrels":
-                return True
-        return False
-
-
-def _without_empty_judgments(metric, settings, inputs):
-    """The oracle on the input without the queries whose judgment dict is empty (what
-    pytrec_eval evaluates); 'no value' when no query is left (the adapter's None)."""
-    from oracle.exact import Undefined
-    from oracle.registry import compute
-    qrels = {q: j for q, j in inputs["qrels"].items() if j}
-    run = {q: r for q, r in inputs["run"].items() if q not in inputs["qrels"] or q in qrels}
-    try:
-        value = compute(metric, {**inputs, "qrels": qrels, "run": run}, settings).value
-    except Exception:
-        return None
-    return "no value" if isinstance(value, Undefined) or not qrels else value
+        """The library's value the defect predicts: the oracle with the scores rounded to float32.
+        (Dropping a query with an empty judgement dict was modelled here as a defect; it is
+        the deliberate fix of pytrec_eval issue 57, now the profile's empty_judgments=absent.)"""
+        return {"float32-scores": _float32_scores_model}
 
 
 def _float32_scores_model(metric, settings, inputs):

@@ -71,11 +71,11 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
                     prof = query_profiles.get(qkey)
                     if prof is None:
                         prof = query_profiles[qkey] = _profile(run.get(q), judged, s, with_gains)
-                    profiles[q] = (q in qrels, q in run, has_rel, prof)
+                    profiles[q] = (q in qrels, q in run, has_rel, prof, q in qrels and not judged)
                 profile_cache[pkey] = profiles
             agg = {}
-            for q, (in_q, in_r, has_rel, prof) in profiles.items():
-                cat = (in_q, in_r, has_rel)
+            for q, (in_q, in_r, has_rel, prof, empty) in profiles.items():
+                cat = (in_q, in_r, has_rel, empty)
                 entry = agg.get(cat)
                 if entry is None:
                     entry = agg[cat] = [0, Fraction(0) if not with_gains else {}]
@@ -146,8 +146,11 @@ def judged_tie(rk, judged: dict) -> bool:
 
 
 def chosen(cat: tuple, s: dict) -> bool:
-    """Whether queries of category (in qrels, in run, has relevant) enter the mean under s."""
-    in_q, in_r, has_rel = cat
+    """Whether queries of category (in qrels, in run, has relevant, judged by nothing) enter
+    the mean under s (under empty_judgments=absent a query judged by nothing is not in the qrels)."""
+    in_q, in_r, has_rel, empty = cat
+    if empty and s.get("empty_judgments") == "absent":
+        in_q = False
     if not {"qrels": in_q, "run": in_r, "both": in_q and in_r}[s["queries"]]:
         return False
     if not has_rel and s["no_relevant"] == "skip":

@@ -140,6 +140,14 @@ QUERIES = Knob(
     sources={"qrels": f"{_TREC} trec_eval.c: the loop runs over the queries of the relevance judgements",
              "run": "every query of the run (ranx with make_comparable fills the other side)",
              "both": f"{_TREC} without -c: 'the queries in the intersection of relevance judgements and results'"})
+EMPTY_JUDGMENTS = Knob(
+    "empty_judgments", "a query listed in the qrels with no judged document ({} in JSON qrels)", "query",
+    choices=("query", "absent"), key="emptyq",
+    sources={"query": "a query of the qrels like any other: it has no relevant document, so no_relevant decides "
+                      "(ranx Qrels keeps such a query and scores it 0)",
+             "absent": f"{_TREC} get_qrels.c: queries are made from judgement lines, so a query without one does "
+                       "not exist (a qrels file cannot list it); pytrec_eval, which embeds trec_eval, leaves a "
+                       "query with an empty judgement dict out of its results"})
 GAIN = Knob(
     "gain", "gain of a document from its grade", "linear",
     choices=("linear", "exponential", "binary"),
@@ -182,7 +190,7 @@ def _k(default: str) -> Knob:
     return replace(K, default=default)
 
 
-_COMMON = (THRESHOLD, NO_RELEVANT, MISSING, DUPLICATES, QUERIES)
+_COMMON = (THRESHOLD, NO_RELEVANT, MISSING, DUPLICATES, QUERIES, EMPTY_JUDGMENTS)
 _GAINS = (GAIN, THRESHOLD_GAINS, NEGATIVE)
 
 
@@ -243,6 +251,8 @@ def _evaluate(inputs, settings: dict, with_gains: bool):
     else:
         qrels, run = _check_inputs(inputs, settings["duplicates"])
         cache = {}
+    if settings["empty_judgments"] == "absent" and not all(qrels.values()):
+        qrels = {q: judged for q, judged in qrels.items() if judged}   # as a qrels file reads them
     out, stats = {}, {"queries": 0, "missing": 0, "no_relevant": 0, "skipped": 0}
     for q in _query_set(qrels, run, settings["queries"]):
         judged = qrels.get(q, {})

@@ -64,9 +64,11 @@ def test_profiles(rx, pe):
         p = pe.profile(m)
         assert (p["ties"], p["queries"], p["missing"], p["no_relevant"]) == ("trec_eval", "both", "skip", "zero")
     assert (pe.profile("ndcg")["threshold_gains"], pe.profile("ndcg")["negative"]) == ("yes", "zero")
-    # the canonical trec_eval profile of the oracle differs from pytrec_eval's only in the query set (-c)
+    # the canonical trec_eval profile of the oracle differs from pytrec_eval's only in the query set
+    # (-c, and a query judged by nothing, which a qrels file cannot hold)
     canon = get_metric("ndcg").settings({})
-    assert {k for k in canon if canon[k] != pe.profile("ndcg")[k]} == {"queries", "missing"}
+    assert {k for k in canon if canon[k] != pe.profile("ndcg")[k]} == {"queries", "missing", "empty_judgments"}
+    assert rx.profile("ndcg")["empty_judgments"] == "query"
 
 
 @pytest.mark.parametrize("metric,conv,name", [
@@ -426,7 +428,20 @@ def test_engine_recognises_every_entry(request, name):
         assert found is not None and found.classifier == e.classifier, e.id
 
 
-@pytest.mark.parametrize("name,metric", [("ranx", "recall_at_k"), ("pytrec_eval", "average_precision")])
+def test_a_query_judged_by_nothing_is_pytrec_evals_convention_not_a_defect(request):
+    """pytrec_eval drops a query whose judgement dict is empty on purpose (the fix of its
+    issue 57): under its profile's empty_judgments=absent the property agrees with it."""
+    from conformance.engine.properties import run_property
+    a = _adapter(request, "pytrec_eval")
+    assert a.profile("average_precision")["empty_judgments"] == "absent"
+    inputs = {"qrels": {"q1": {}, "q2": {"a": 1}}, "run": {"q1": {"a": 1.0}, "q2": {"a": 1.0}}}
+    value = a.run(a.configure("average_precision", a.profile("average_precision")), inputs).value
+    assert value == 1.0   # q2 alone (AP 1); the canonical empty_judgments=query averages q1's 0: 1/2
+    r = run_property(a, "average_precision", "oracle-equal", KnownIndex(a, load_known("pytrec_eval")), examples=60)
+    assert r.outcome == "pass", (r.message, r.inputs)
+
+
+@pytest.mark.parametrize("name,metric", [("ranx", "recall_at_k")])
 def test_property_tests_find_the_recorded_defects_on_their_own(request, name, metric):
     """With an empty known-failure list the property finds a disagreement by itself and
     shrinks it; the recorded list recognises that minimal input."""
