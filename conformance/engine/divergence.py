@@ -56,10 +56,13 @@ def _text(v) -> str:
 
 
 def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strategy_settings: dict | None = None,
-                     follows=None):
+                     follows=None, seen: dict | None = None):
     """A minimal generated input on which the two settings give different exact values
     (a refusal under one and a value under the other counts), or None. With
-    ``follows(inputs, exact)``, only inputs on which the library follows ``ours``."""
+    ``follows(inputs, exact)``, only inputs on which the library follows ``ours``.
+    ``seen["separated"]`` records whether any generated input separated the two settings
+    at all (before ``follows``): the search is derandomized, so without one, the same
+    search without ``follows`` cannot find any either."""
     plan = plan_for(metric)
     if plan is None:
         return None
@@ -71,7 +74,11 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
         a, b = _value(metric, x, ours), _value(metric, x, theirs)
         if isinstance(a, tuple) and isinstance(b, tuple):
             return False
-        return _differs(a, b) and (follows is None or follows(x, a))
+        if not _differs(a, b):
+            return False
+        if seen is not None:
+            seen["separated"] = True
+        return follows is None or follows(x, a)
 
     try:
         return find(strategy, separates, settings=hs)
@@ -96,11 +103,15 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     r.material = {knob: [canonical, library]}
     r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
     follows = _follower(adapter, metric, prof)
-    x = separating_input(metric, prof, canon, examples, follows=follows) if follows else None
-    if x is None and follows:
+    seen: dict = {}
+    x = separating_input(metric, prof, canon, examples, follows=follows, seen=seen) if follows else None
+    plan = plan_for(metric)
+    if x is None and follows and plan is not None and repr(plan.inputs(canon)) != repr(plan.inputs(prof)):
         # the canonical setting's inputs (a tokenizer's strategy draws punctuation, say)
         x = separating_input(metric, prof, canon, examples, strategy_settings=canon, follows=follows)
-    if x is None:
+    if x is None and (not follows or seen.get("separated")):
+        # without the library's agreement (the same derandomized inputs: only worth it
+        # when some of them separated the settings)
         x = separating_input(metric, prof, canon, examples)
     if x is None:
         # the knob may matter only at other values of a knob the library lets its user set
