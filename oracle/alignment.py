@@ -12,6 +12,7 @@ their product); both give the same sets and the same alignments
 from __future__ import annotations
 
 from .affix import common_affix as _common_affix
+from .alignment_rules import diagonal_first, finish, rapidfuzz
 
 
 # ------------------------------------------------------------ edit distance
@@ -166,49 +167,10 @@ def backtrace(band: Band, rule: str) -> list[tuple]:
     ops: list[tuple] = []
     c = band.c
     if rule == "diagonal-first":
-        while i > 0 or j > 0:
-            cur = c(i, j)
-            if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur:
-                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
-                i, j = i - 1, j - 1
-            elif i > 0 and c(i - 1, j) + 1 == cur:
-                ops.append(("D", a[i - 1], None))
-                i -= 1
-            else:
-                ops.append(("I", None, b[j - 1]))
-                j -= 1
-    elif rule == "rapidfuzz":
-        p, s = _common_affix(a, b)
-        for k in range(s):
-            ops.append(("C", a[len(a) - 1 - k], b[len(b) - 1 - k]))
-        i, j = len(a) - s, len(b) - s
-        while i > p and j > p:
-            cur = c(i, j)
-            if c(i - 1, j) + 1 == cur:
-                ops.append(("D", a[i - 1], None))
-                i -= 1
-            elif a[i - 1] == b[j - 1]:
-                if c(i, j - 1) + 1 == cur:
-                    ops.append(("I", None, b[j - 1]))
-                    j -= 1
-                else:
-                    ops.append(("C", a[i - 1], b[j - 1]))
-                    i, j = i - 1, j - 1
-            elif c(i - 1, j - 1) + 1 == cur:
-                ops.append(("S", a[i - 1], b[j - 1]))
-                i, j = i - 1, j - 1
-            else:
-                ops.append(("I", None, b[j - 1]))
-                j -= 1
-        while i > p:
-            ops.append(("D", a[i - 1], None))
-            i -= 1
-        while j > p:
-            ops.append(("I", None, b[j - 1]))
-            j -= 1
-        for k in range(p - 1, -1, -1):
-            ops.append(("C", a[k], b[k]))
-    elif rule in ("prefer-substitution", "prefer-deletion-insertion"):
+        return finish(diagonal_first(a, b, c))
+    if rule == "rapidfuzz":
+        return finish(rapidfuzz(a, b, c))
+    if rule in ("prefer-substitution", "prefer-deletion-insertion"):
         iset = band.insertion_set()
         target = (iset & -iset).bit_length() - 1 if rule == "prefer-substitution" else iset.bit_length() - 1
         s_ = band.s

@@ -16,8 +16,8 @@ full band's test ``t in S(p)`` reduces to that, since t bounds S(p) from below (
 sclite's walk runs on its weighted costs (4, 3, 3)."""
 from __future__ import annotations
 
-from .affix import common_affix
 from .alignment_linear import INF, Sweep, _codes, band_limits, levels_for
+from .alignment_rules import diagonal_first, rapidfuzz
 
 WALK_RULES = ("diagonal-first", "rapidfuzz", "prefer-substitution", "prefer-deletion-insertion")
 
@@ -65,67 +65,26 @@ def _walk(a, b, r: _Rows, rule: str):
     ops: list[tuple] = []
     c = r.f
     if rule == "rapidfuzz":
-        p, s = common_affix(a, b)
-        for k in range(s):
-            ops.append(("C", a[len(a) - 1 - k], b[len(b) - 1 - k]))
-        i, j = len(a) - s, len(b) - s
-        while i > p and j > p:
-            yield from _wait(r, i)
-            cur = c(i, j)
-            if c(i - 1, j) + 1 == cur:
-                ops.append(("D", a[i - 1], None))
-                i -= 1
-            elif a[i - 1] == b[j - 1]:
-                if c(i, j - 1) + 1 == cur:
-                    ops.append(("I", None, b[j - 1]))
-                    j -= 1
-                else:
-                    ops.append(("C", a[i - 1], b[j - 1]))
-                    i, j = i - 1, j - 1
-            elif c(i - 1, j - 1) + 1 == cur:
-                ops.append(("S", a[i - 1], b[j - 1]))
-                i, j = i - 1, j - 1
-            else:
-                ops.append(("I", None, b[j - 1]))
-                j -= 1
-        while i > p:
+        return (yield from rapidfuzz(a, b, c, lambda i: _wait(r, i)))
+    if rule == "diagonal-first":
+        return (yield from diagonal_first(a, b, c, lambda i: _wait(r, i)))
+    # prefer-substitution (least insertions) or prefer-deletion-insertion (most)
+    ins = r.ins
+    yield from _wait(r, i)
+    target = ins(i, j)
+    while i > 0 or j > 0:
+        yield from _wait(r, i)
+        cur = c(i, j)
+        if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur and ins(i - 1, j - 1) == target:
+            ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+            i, j = i - 1, j - 1
+        elif i > 0 and c(i - 1, j) + 1 == cur and ins(i - 1, j) == target:
             ops.append(("D", a[i - 1], None))
             i -= 1
-        while j > p:
+        else:
             ops.append(("I", None, b[j - 1]))
             j -= 1
-        for k in range(p - 1, -1, -1):
-            ops.append(("C", a[k], b[k]))
-    elif rule == "diagonal-first":
-        while i > 0 or j > 0:
-            yield from _wait(r, i)
-            cur = c(i, j)
-            if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur:
-                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
-                i, j = i - 1, j - 1
-            elif i > 0 and c(i - 1, j) + 1 == cur:
-                ops.append(("D", a[i - 1], None))
-                i -= 1
-            else:
-                ops.append(("I", None, b[j - 1]))
-                j -= 1
-    else:  # prefer-substitution (least insertions) or prefer-deletion-insertion (most)
-        ins = r.ins
-        yield from _wait(r, i)
-        target = ins(i, j)
-        while i > 0 or j > 0:
-            yield from _wait(r, i)
-            cur = c(i, j)
-            if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur and ins(i - 1, j - 1) == target:
-                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
-                i, j = i - 1, j - 1
-            elif i > 0 and c(i - 1, j) + 1 == cur and ins(i - 1, j) == target:
-                ops.append(("D", a[i - 1], None))
-                i -= 1
-            else:
-                ops.append(("I", None, b[j - 1]))
-                j -= 1
-                target -= 1
+            target -= 1
     ops.reverse()
     return ops
 
