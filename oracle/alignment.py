@@ -12,7 +12,7 @@ their product); both give the same sets and the same alignments
 from __future__ import annotations
 
 from .affix import common_affix as _common_affix
-from .alignment_rules import diagonal_first, finish, rapidfuzz
+from .alignment_rules import DELETION, DIAGONAL, INSERTION, diagonal_first, finish, rapidfuzz, step
 
 
 # ------------------------------------------------------------ edit distance
@@ -177,14 +177,11 @@ def backtrace(band: Band, rule: str) -> list[tuple]:
         while i > 0 or j > 0:
             cur = c(i, j)
             if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur and s_(i - 1, j - 1) >> target & 1:
-                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
-                i, j = i - 1, j - 1
+                i, j = step(a, b, i, j, DIAGONAL, ops)
             elif i > 0 and c(i - 1, j) + 1 == cur and s_(i - 1, j) >> target & 1:
-                ops.append(("D", a[i - 1], None))
-                i -= 1
+                i, j = step(a, b, i, j, DELETION, ops)
             else:
-                ops.append(("I", None, b[j - 1]))
-                j -= 1
+                i, j = step(a, b, i, j, INSERTION, ops)
                 target -= 1
     else:
         raise AssertionError(rule)
@@ -250,17 +247,8 @@ def sclite_alignment(a, b, d: int | None = None) -> list[tuple]:
         back.append(row_b)
     ops = []
     i, j = n, m
-    while i > 0 or j > 0:
-        p = back[i][j - i - kmin]
-        if p == 0:
-            ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
-            i, j = i - 1, j - 1
-        elif p == 1:
-            ops.append(("D", a[i - 1], None))
-            i -= 1
-        else:
-            ops.append(("I", None, b[j - 1]))
-            j -= 1
+    while i > 0 or j > 0:   # back pointers: 0 the diagonal, 1 the deletion, 2 the insertion
+        i, j = step(a, b, i, j, back[i][j - i - kmin], ops)
     ops.reverse()
     return ops
 

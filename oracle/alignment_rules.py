@@ -9,6 +9,22 @@ from __future__ import annotations
 from .affix import common_affix
 
 
+DIAGONAL, DELETION, INSERTION = 0, 1, 2
+
+
+def step(a, b, i: int, j: int, move: int, ops: list) -> tuple[int, int]:
+    """Append the op of ``move`` from cell (i, j) (the diagonal: a match C or a
+    substitution S; a deletion D; an insertion I) and return the cell it leads to."""
+    if move == DIAGONAL:
+        ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
+        return i - 1, j - 1
+    if move == DELETION:
+        ops.append(("D", a[i - 1], None))
+        return i - 1, j
+    ops.append(("I", None, b[j - 1]))
+    return i, j - 1
+
+
 def no_wait(i: int):
     """Every row is there (the full band)."""
     return iter(())
@@ -31,14 +47,11 @@ def diagonal_first(a, b, c, wait=no_wait):
         yield from wait(i)
         cur = c(i, j)
         if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur:
-            ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
-            i, j = i - 1, j - 1
+            i, j = step(a, b, i, j, DIAGONAL, ops)
         elif i > 0 and c(i - 1, j) + 1 == cur:
-            ops.append(("D", a[i - 1], None))
-            i -= 1
+            i, j = step(a, b, i, j, DELETION, ops)
         else:
-            ops.append(("I", None, b[j - 1]))
-            j -= 1
+            i, j = step(a, b, i, j, INSERTION, ops)
     ops.reverse()
     return ops
 

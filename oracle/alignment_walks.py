@@ -17,7 +17,7 @@ sclite's walk runs on its weighted costs (4, 3, 3)."""
 from __future__ import annotations
 
 from .alignment_linear import INF, Sweep, _codes, band_limits, levels_for
-from .alignment_rules import diagonal_first, rapidfuzz
+from .alignment_rules import DELETION, DIAGONAL, INSERTION, diagonal_first, rapidfuzz, step
 
 WALK_RULES = ("diagonal-first", "rapidfuzz", "prefer-substitution", "prefer-deletion-insertion")
 
@@ -76,14 +76,11 @@ def _walk(a, b, r: _Rows, rule: str):
         yield from _wait(r, i)
         cur = c(i, j)
         if i > 0 and j > 0 and c(i - 1, j - 1) + (a[i - 1] != b[j - 1]) == cur and ins(i - 1, j - 1) == target:
-            ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
-            i, j = i - 1, j - 1
+            i, j = step(a, b, i, j, DIAGONAL, ops)
         elif i > 0 and c(i - 1, j) + 1 == cur and ins(i - 1, j) == target:
-            ops.append(("D", a[i - 1], None))
-            i -= 1
+            i, j = step(a, b, i, j, DELETION, ops)
         else:
-            ops.append(("I", None, b[j - 1]))
-            j -= 1
+            i, j = step(a, b, i, j, INSERTION, ops)
             target -= 1
     ops.reverse()
     return ops
@@ -163,26 +160,14 @@ def sclite_walk(a, b, d: int, w_sub: int = 4, w_del: int = 3, w_ins: int = 3) ->
         c = rows.f
         while i > 0 or j > 0:
             yield from _wait(rows, i)
-            if j == 0:
-                ops.append(("D", a[i - 1], None))
-                i -= 1
-                continue
-            if i == 0:
-                ops.append(("I", None, b[j - 1]))
-                j -= 1
+            if j == 0 or i == 0:
+                i, j = step(a, b, i, j, DELETION if j == 0 else INSERTION, ops)
                 continue
             sub = c(i - 1, j - 1) + (0 if a[i - 1] == b[j - 1] else w_sub)
             dele = c(i - 1, j) + w_del
             ins = c(i, j - 1) + w_ins
-            if sub <= dele and sub <= ins:
-                ops.append(("C" if a[i - 1] == b[j - 1] else "S", a[i - 1], b[j - 1]))
-                i, j = i - 1, j - 1
-            elif dele < ins:
-                ops.append(("D", a[i - 1], None))
-                i -= 1
-            else:
-                ops.append(("I", None, b[j - 1]))
-                j -= 1
+            move = DIAGONAL if sub <= dele and sub <= ins else (DELETION if dele < ins else INSERTION)
+            i, j = step(a, b, i, j, move, ops)
         ops.reverse()
         return ops
 
