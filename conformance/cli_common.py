@@ -105,10 +105,32 @@ def _case_from_args(args):
     if not args.metric or args.inputs is None:
         raise UsageError("give CASE.json (or FILE#ID), or --metric with --inputs")
     try:
-        inputs = json.loads(args.inputs)
-        conventions = json.loads(args.conventions) if args.conventions else {}
-    except json.JSONDecodeError as e:
-        raise UsageError(f"--inputs/--conventions: not JSON: {e}") from None
+        inputs = _json_or_file(args.inputs, "--inputs")
+        conventions = _json_or_file(args.conventions, "--conventions") if args.conventions else {}
     except RecursionError:
         raise UsageError("--inputs/--conventions: JSON nested too deeply") from None
     return Case("adhoc", "", {}, [], args.metric, conventions, inputs, {}, "command line")
+
+
+def _json_or_file(text: str, flag: str):
+    """JSON given inline, or the JSON file it names (``FILE.json`` or ``@FILE``; a UTF-8
+    byte-order mark is stripped), with the file and position of a syntax error."""
+    path = Path(text[1:] if text.startswith("@") else text)
+    if text.startswith("@") or (not text.lstrip().startswith(("{", "[")) and path.is_file()):
+        from conformance.reports.paths import check_input
+        try:
+            check_input(str(path), flag)
+            raw = path.read_text(encoding="utf-8-sig")
+        except ValueError as e:   # check_input's message names the flag and the path
+            raise UsageError(str(e)) from None
+        except OSError as e:
+            raise UsageError(f"{flag} {path}: {e.strerror}") from None
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise UsageError(f"{flag} {path}: not JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"{flag}: not JSON: {e} (give JSON, or a JSON file's path)") from None
+

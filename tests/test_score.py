@@ -140,3 +140,16 @@ def test_alignments_are_shown_as_jiwer_shows_them(tmp_path, capsys):
     assert rc == 0
     assert ("REF: this is    a test\nHYP: this is test    x\n                S    S\n") in out
     assert ("REF: the cat sat ****\nHYP: the cat sat down\n                    I\n") in out
+
+
+def test_oracle_inputs_from_a_json_file(tmp_path, capsys):
+    # '--inputs file.json' used to answer "not JSON"
+    (tmp_path / "in.json").write_text('\ufeff{"references": ["a b"], "hypotheses": ["a"]}')
+    assert main(["oracle", "--metric", "wer", "--inputs", str(tmp_path / "in.json")]) == 0
+    assert '"value": "1/2"' in capsys.readouterr().out   # one deletion in two words
+    assert main(["oracle", "--metric", "wer", "--inputs", "@" + str(tmp_path / "none.json")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    (tmp_path / "bad.json").write_text("{bad")
+    assert main(["oracle", "--metric", "wer", "--inputs", str(tmp_path / "bad.json")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.json: not JSON" in err and "line 1, column 2" in err
