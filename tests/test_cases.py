@@ -37,6 +37,24 @@ def test_a_wrong_expected_value_is_caught():
     assert any(p.startswith("printed.value") for p in rederive(bad))
 
 
+def test_error_and_undefined_cases_check_their_class_and_reason():
+    # check used to accept any refusal for an error(...) case, and any reason of undefined(...)
+    refusing = next(c for c in load_cases() if str(c.expected["value"]).startswith("error(InputError: hypotheses[1]"))
+    bad = copy.deepcopy(refusing)
+    bad.expected["value"] = "error(ConventionError: hypotheses[1]: expected a string, got int)"
+    assert any("expected a ConventionError" in p for p in rederive(bad))
+    bad.expected["value"] = "error(InputError: references[7]: something else)"
+    assert any("expected the reason" in p for p in rederive(bad))
+    undefined = next(c for c in load_cases() if str(c.expected["value"]).startswith("undefined(recall of class 2"))
+    bad = copy.deepcopy(undefined)
+    bad.expected["value"] = "undefined(precision of class 9: never predicted)"
+    assert any("expected the reason" in p for p in rederive(bad))
+    accepted = next(c for c in load_cases() if c.metric == "exact_match" and c.expected["value"] == "1/2")
+    bad = copy.deepcopy(accepted)
+    bad.expected["value"] = "error(InputError: predictions)"
+    assert any("the oracle accepts the case" in p for p in rederive(bad))
+
+
 def test_printed_text_rule():
     x = parse_exact("exp(-1/5)")            # 0.818730...
     assert printed_matches(x, "0.8187", 4)

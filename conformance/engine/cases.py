@@ -10,6 +10,7 @@ valid conventions, and every expected value re-derived by the oracle.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -157,15 +158,20 @@ def rederive(case: Case) -> list[str]:
     except (InputError, ConventionError) as e:
         exp = case.expected.get("value", "")
         if isinstance(exp, str) and exp.startswith("error("):
-            return []
+            return _refusal_problems(exp, e)
         return [f"oracle refused the case: {type(e).__name__}: {e}"]
     exp_text = case.expected["value"]
+    if isinstance(exp_text, str) and exp_text.startswith("error("):
+        return [f"value: expected {exp_text}, but the oracle accepts the case and derives "
+                f"{json.dumps(result.to_json(12)['value'])}"]
     try:
         expected = parse_expected(exp_text)
     except (ValueError, AttributeError) as e:
         return [f"expected.value: {e}"]
     if not same_value(expected, result.value):
         problems.append(f"value: expected {json.dumps(exp_text)}, oracle derives {json.dumps(result.to_json(12)['value'])}")
+    elif isinstance(expected, Undefined) and expected.reason and expected.reason not in result.value.reason:
+        problems.append(f"value: expected the reason {expected.reason!r}, the oracle says {result.value}")
     stats = _jsonable(result.stats)
     for k, v in case.expected.get("stats", {}).items():
         if k not in stats:
@@ -195,6 +201,24 @@ def rederive(case: Case) -> list[str]:
         ndp = len(text.split(".")[1]) if "." in text else 0
         if not printed_matches(x, text, ndp):
             problems.append(f"printed.{k}: the document prints {text}, the exact value rounds to {places(x, ndp)}")
+    return problems
+
+
+_ERROR_TEXT = re.compile(r"^error\((?:(\w+Error): )?(.*)\)$", re.S)
+
+
+def _refusal_problems(expected: str, e: Exception) -> list[str]:
+    """A golden ``error(Class: reason)`` case: the oracle must refuse with that class and a
+    message containing that reason (``error(reason)`` checks the reason only)."""
+    m = _ERROR_TEXT.match(expected)
+    if m is None:
+        return [f"value: {expected!r} is not error(Class: reason)"]
+    cls, reason = m.groups()
+    problems = []
+    if cls and type(e).__name__ != cls:
+        problems.append(f"value: expected a {cls}, the oracle raises {type(e).__name__}: {e}")
+    if reason and reason not in str(e):
+        problems.append(f"value: expected the reason {reason!r}, the oracle says {type(e).__name__}: {e}")
     return problems
 
 
