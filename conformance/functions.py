@@ -42,6 +42,8 @@ class FunctionAdapter(Adapter):
         get_metric(metric).settings(conventions or {})  # validates the declared conventions now
         self.fn = fn
         self.name = name or f"{fn.__module__}.{fn.__qualname__}"
+        if "<locals>" not in fn.__qualname__:   # how to load it again: reproduce lines name it so
+            self.spec = f"{fn.__module__}:{fn.__qualname__}"
         self.capabilities = {metric: {}}
         self.profiles = {metric: dict(conventions or {})}
         self.tolerances = {metric: tolerance or Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))}

@@ -64,6 +64,14 @@ class ConformanceFailure(Exception):
         self.record = record
 
 
+class ConformanceGroup(pytest.Collector):
+    """A level of the conformance items' tree (an adapter, a metric, a kind of check);
+    its items are made by ``pytest_collection_modifyitems``, not collected from files."""
+
+    def collect(self):
+        return []
+
+
 class ConformanceItem(pytest.Item):
     """One golden case, property template or known-failure replay of one adapter."""
 
@@ -143,20 +151,33 @@ def _add_items(session, config, items, specs):
         a = isolated(a, Limits(timeout=config.getoption("--metric-timeout") or DEFAULT_TIMEOUT,
                                memory=int((config.getoption("--metric-memory") or DEFAULT_MEMORY / 1024 ** 2)
                                           * 1024 ** 2)))
+        groups: dict = {}
+
+        def group(*names):
+            """The collector node adapter / metric / kind (names without '::', so that node
+            ids read back the same from pytest's cache: --lf)."""
+            node = session
+            for k in range(1, len(names) + 1):
+                key = names[:k]
+                if key not in groups:
+                    groups[key] = ConformanceGroup.from_parent(node, name=names[k - 1])
+                node = groups[key]
+            return node
+
         for metric in a.metrics():
             for c in cases:
                 if c.metric == metric:
                     items.append(ConformanceItem.from_parent(
-                        session, name=f"{a.name}::{metric}::golden::{c.id}", adapter=a, unit="golden", test=c,
+                        group(a.name, metric, "golden"), name=c.id, adapter=a, unit="golden", test=c,
                         examples=examples, strict=strict))
             for p in property_names(a, metric):
                 items.append(ConformanceItem.from_parent(
-                    session, name=f"{a.name}::{metric}::property::{p}", adapter=a, unit="property",
+                    group(a.name, metric, "property"), name=p, adapter=a, unit="property",
                     test=(metric, p), examples=examples, strict=strict))
             for e in load_known(a.name):
                 if e.metric == metric:
                     items.append(ConformanceItem.from_parent(
-                        session, name=f"{a.name}::{metric}::known::{e.id}", adapter=a, unit="known", test=e,
+                        group(a.name, metric, "known"), name=e.id, adapter=a, unit="known", test=e,
                         examples=examples, strict=strict))
 
 

@@ -83,7 +83,7 @@ def test_the_property_runner_finds_the_defect_by_itself():
     assert compare(r.library_value, pooled, ADAPTER.tolerance("entity_f1")).agrees
     assert not compare(r.library_value, m.compute(inputs, m.settings(DECLARED)).value,
                        ADAPTER.tolerance("entity_f1")).agrees
-    assert r.reproduce.startswith("metric-conformance compare --adapter document-pooled-entity-f1 --metric entity_f1")
+    assert r.reproduce.startswith("metric-conformance compare --adapter tests.inhouse_tagging:entity_f1_pooled_type_text --metric entity_f1")
 
 
 def test_run_all_reports_the_defect(tmp_path):

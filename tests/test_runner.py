@@ -26,7 +26,7 @@ def test_missing_clipping_is_found_with_a_minimal_counterexample():
     assert any(ch[w] > cr[w] > 0 for w in ch) or any(bigrams_h[g] > bigrams_r[g] > 0 for g in bigrams_h)
     assert len(hyp) <= 4, r.inputs            # shrunk
     assert "defect" in r.explanation
-    assert r.reproduce.startswith("metric-conformance compare --adapter bleu2-without-clipping --metric bleu")
+    assert r.reproduce.startswith("metric-conformance compare --adapter tests.inhouse_text:bleu2_without_clipping --metric bleu")
 
 
 def test_the_documents_script_crashes_on_a_hypothesis_without_bigrams():
