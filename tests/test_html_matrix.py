@@ -44,7 +44,7 @@ def page(tmp_path_factory):
     out = tmp_path_factory.mktemp("html") / "matrix.html"
     rc = main(["run", "--adapter", "tests.inhouse_text:bleu2_without_clipping", "--adapter",
                "tests.inhouse_text:document_bleu2", "--metric", "bleu", "--examples", "10", "--quiet",
-               "--html", str(out)])
+               "--html", str(out), "--report", str(out.with_suffix(".jsonl"))])
     assert rc == 1   # both in-house functions have defects
     return out
 
@@ -95,3 +95,17 @@ def test_markdown_lines_stay_short_with_the_whole_text_beside(tmp_path):
     whole = json.loads((tmp_path / "r.md.long.json").read_text())
     (digest, text), = whole.items()
     assert any(digest in l for l in lines) and text == "input:       " + json.dumps(long_input, ensure_ascii=False)
+
+
+def test_divergence_lines_of_the_markdown_report_stay_short(tmp_path):
+    import json
+    from conformance.reports import writers as R
+    from conformance.reports.records import Record
+    r = Record("seqeval", "seqeval", "1.2.2", "entity_report", "golden", "01414523", "divergence",
+               exact="{...}", case_exact="{...}", library_value={"ORG%d" % k: {"f1": 0.5} for k in range(40)},
+               material={"matching": ["pooled-type-text", "span"]})
+    md = tmp_path / "r.md"
+    R.write_all([r], R.header([], [], {}), md=md)
+    assert max(map(len, md.read_text().splitlines())) < 400
+    assert json.loads((tmp_path / "r.md.long.json").read_text())
+

@@ -225,10 +225,10 @@ def markdown(records: list[Record], head: dict, long_texts: dict | None = None) 
             if r.kind == "divergence":
                 out += ["```"] + [_short_line(l.rstrip(), long_texts) for l in divergence_lines(r)] + ["```", ""]
             else:
-                out.append(f"- {r.adapter} {r.metric} golden {r.test}: "
+                out.append(_short_line(f"- {r.adapter} {r.metric} golden {r.test}: "
                            + ", ".join(f"{k} case {v[0]} / library {v[1]}" for k, v in r.material.items())
                            + f": exact {r.case_exact[:60]} under the case, {r.exact[:60]} under the library's "
-                             f"setting; library {r.library_value!r}")
+                             f"setting; library {r.library_value!r}", long_texts))
         out.append("")
     shown = notable(records)
     if shown:
