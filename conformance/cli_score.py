@@ -204,12 +204,22 @@ def cmd_score(args) -> int:
     rows = []   # (measure, item, value text, exact text)
     notes = []
     measures = _measures(args)
+    read: dict = {}
+
+    def inputs_of(metric: str) -> dict:
+        """The files read once: a text file's inputs depend on the metric (BLEU's references
+        are lists per segment), every other format's do not."""
+        key = metric if (args.hyp or args.ref) and not (args.files or args.conll or args.truth or args.pred) \
+            else None
+        if key not in read:
+            read[key] = _inputs(args, metric)
+        return read[key]
     tty = sys.stderr.isatty()
     for n, (name, metric, knobs) in enumerate(measures, 1):
         if tty:   # progress on long inputs
             sys.stderr.write(f"\rscoring {name} ({n}/{len(measures)}) ...")
             sys.stderr.flush()
-        inputs = _inputs(args, metric)
+        inputs = inputs_of(metric)
         if "gold" in inputs and "scheme" not in knobs and "scheme" in {k.name for k in get_metric(metric).knobs}:
             from conformance.formats import detect_scheme
             scheme = detect_scheme(inputs)
@@ -230,7 +240,7 @@ def cmd_score(args) -> int:
     if tty:
         sys.stderr.write("\r" + " " * 60 + "\r")
     if args.align:
-        sys.stdout.write(_alignments(args))
+        sys.stdout.write(_alignments(measures, inputs_of))
     if args.depth is not None and args.files:
         notes.append(f"-M {args.depth}: each query's first {args.depth} documents (score descending, then docno "
                      "descending, as trec_eval)")
@@ -238,16 +248,16 @@ def cmd_score(args) -> int:
     return 0
 
 
-def _alignments(args) -> str:
+def _alignments(measures: list, inputs_of) -> str:
     """Each utterance's alignment: REF and HYP lines with ``*`` for a missing word, words
     right-aligned in their column and the marks S, D, I under the errors (the layout of
     jiwer's visualize_alignment)."""
     from oracle import compute
-    metrics = [metric for _, metric, _ in _measures(args) if _family(metric) == "rates"]
-    if not metrics:
+    rates = [(metric, knobs) for _, metric, knobs in measures if _family(metric) == "rates"]
+    if not rates:
         raise UsageError("--align: give an error rate (wer, cer, mer, wil, wip) among the measures")
-    _, metric, knobs = next(x for x in _measures(args) if x[1] in metrics)
-    inputs = _inputs(args, metric)
+    metric, knobs = rates[0]
+    inputs = inputs_of(metric)
     rule = knobs.get("tie", "any")
     rule = "rapidfuzz" if rule == "any" else rule
     result = compute(metric, inputs, dict(knobs, tie=rule))

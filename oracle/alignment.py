@@ -163,13 +163,13 @@ def backtrace(band: Band, rule: str) -> list[tuple]:
     """The alignment a named tie rule picks among the minimum-cost alignments, as
     ops (kind, reference token or None, hypothesis token or None), kind in C S D I."""
     a, b = band.a, band.b
-    i, j = len(a), len(b)
-    ops: list[tuple] = []
     c = band.c
     if rule == "diagonal-first":
         return finish(diagonal_first(a, b, c))
     if rule == "rapidfuzz":
         return finish(rapidfuzz(a, b, c))
+    i, j = len(a), len(b)
+    ops: list[tuple] = []
     if rule in ("prefer-substitution", "prefer-deletion-insertion"):
         iset = band.insertion_set()
         target = (iset & -iset).bit_length() - 1 if rule == "prefer-substitution" else iset.bit_length() - 1

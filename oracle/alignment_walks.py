@@ -61,13 +61,13 @@ def _wait(r: _Rows, i: int):
 def _walk(a, b, r: _Rows, rule: str):
     """One tie rule's walk, a generator that yields while it waits for a row; its
     return value is the ops list (kind, reference token or None, hypothesis token or None)."""
-    i, j = len(a), len(b)
-    ops: list[tuple] = []
     c = r.f
     if rule == "rapidfuzz":
         return (yield from rapidfuzz(a, b, c, lambda i: _wait(r, i)))
     if rule == "diagonal-first":
         return (yield from diagonal_first(a, b, c, lambda i: _wait(r, i)))
+    i, j = len(a), len(b)
+    ops: list[tuple] = []
     # prefer-substitution (least insertions) or prefer-deletion-insertion (most)
     ins = r.ins
     yield from _wait(r, i)
@@ -88,9 +88,14 @@ def _walk(a, b, r: _Rows, rule: str):
 
 def _run_walks(a, b, sweep: Sweep, rows: _Rows, rules) -> dict:
     """Drive each rule's walk over one descending sweep; {rule: ops}."""
-    walks = {rule: _walk(a, b, rows, rule) for rule in rules}
+    return _drive(sweep, rows, {rule: _walk(a, b, rows, rule) for rule in rules})
+
+
+def _drive(sweep: Sweep, rows: _Rows, walks: dict) -> dict:
+    """Feed the rows of one descending sweep to the walks (generators that yield while
+    they wait for a row) until each has returned; {name: its return value}."""
     done: dict = {}
-    for i, row in sweep.rows_descending(levels_for(len(a), sweep.width)):
+    for i, row in sweep.rows_descending(levels_for(sweep.n, sweep.width)):
         rows.push(i, row)
         for rule in list(walks):
             try:
@@ -171,11 +176,4 @@ def sclite_walk(a, b, d: int, w_sub: int = 4, w_del: int = 3, w_ins: int = 3) ->
         ops.reverse()
         return ops
 
-    gen = walk()
-    for i, row in sweep.rows_descending(levels_for(n, width)):
-        rows.push(i, row)
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
-    raise AssertionError("the walk did not reach (0, 0)")
+    return _drive(sweep, rows, {"sclite": walk()})["sclite"]
