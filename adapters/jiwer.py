@@ -59,13 +59,23 @@ The library's statistics are its counts (hits, substitutions, deletions,
 insertions; errors = S + D + I) and the token totals of its processed
 sentences; ``alignment_ops`` turns its alignment chunks into the oracle's
 ``[op, reference token, hypothesis token]`` lists.
+
+Releases 2.2 to 4.x. Before 3.0 (``_MEASURES``) there is no ``process_words``:
+the word measures and counts come from ``compute_measures(truth, hypothesis,
+truth_transform, hypothesis_transform)``, CER from ``cer(..., return_dict=True)``
+(added in 2.3.0, commit 187575c); 2.2's transforms end in
+``SentencesToListOfWords`` and ``RemoveEmptyStrings``, which concatenate the
+sentences into one word list (known failure ``sentences-concatenated``), and it
+aligns with python-Levenshtein, not rapidfuzz (no ``tie=rapidfuzz``). Before 4.0
+an empty reference raises ValueError: the profile's ``empty_reference=error``
+(4.0.0, commit 9aada1e, 'allow empty references (#108)').
 """
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Mapping
 
-from conformance.protocol import Adapter, LibraryOutput, Skip
+from conformance.protocol import Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 _WORD = {"tokenize": ("jiwer", "spaces", "whitespace"), "case": ("mixed", "lower"),
@@ -101,10 +111,29 @@ _SOURCES = {
 
 _COUNTS = ("hits", "substitutions", "deletions", "insertions")
 
+_MEASURES = "<3.0.0"       # compute_measures, no process_words
+_CONCATENATES = "<2.3.0"   # SentencesToListOfWords: one word list for the corpus, no cer
+_REFUSES_EMPTY = "<4.0.0"  # an empty reference raises ValueError
+_EMPTY_SOURCE = ("jiwer before 4.0 raises ValueError on an empty reference: 3.1.0 process.py 'one or more "
+                 "references are empty strings', 2.5.2 measures.py:176-177 'one or more groundtruths are empty "
+                 "strings', 2.2.0 measures.py:243-244 'the ground truth cannot be an empty'; 4.0.0 allows them "
+                 "(commit 9aada1e, 'allow empty references (#108)')")
+
+
+def _in(spec: str) -> bool:
+    from conformance.engine.versions import in_range
+    import importlib.metadata
+    try:
+        return in_range(importlib.metadata.version("jiwer"), spec)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
 
 def word_transform(settings: Mapping[str, str]):
     """The jiwer transform that reproduces the word knobs (``wer_default`` under the profile)."""
     import jiwer
+    if _in(_CONCATENATES):
+        return _word_transform_22(settings)
     from jiwer.transformations import wer_default
 
     if settings["tokenize"] in ("jiwer", "whitespace") and settings["case"] == "mixed" \
@@ -125,7 +154,11 @@ def word_transform(settings: Mapping[str, str]):
 def char_transform(settings: Mapping[str, str]):
     """The jiwer transform that reproduces the character knobs (``cer_default`` under the profile)."""
     import jiwer
-    from jiwer.transformations import cer_default
+    import jiwer.transforms as tr
+    try:
+        from jiwer.transformations import cer_default
+    except ImportError:   # 2.3-2.6
+        from jiwer.transformations import cer_default_transform as cer_default
 
     if settings["whitespace"] == "strip" and settings["case"] == "mixed" and settings["punctuation"] == "keep":
         return cer_default
@@ -137,7 +170,25 @@ def char_transform(settings: Mapping[str, str]):
         steps += [jiwer.SubstituteRegexes({r"\s+": " "}), jiwer.Strip()]
     elif ws == "remove":
         steps.append(jiwer.SubstituteRegexes({r"\s+": ""}))
-    steps.append(jiwer.ReduceToListOfListOfChars())
+    steps.append(tr.ReduceToListOfListOfChars())
+    return jiwer.Compose(steps)
+
+
+def _word_transform_22(settings):
+    """jiwer 2.2: ``_default_transform`` (RemoveMultipleSpaces, Strip, SentencesToListOfWords,
+    RemoveEmptyStrings; measures.py:46-53), or the knobs' steps before the last two."""
+    import jiwer
+    from jiwer.measures import _default_transform
+    if settings["tokenize"] in ("jiwer", "whitespace") and settings["case"] == "mixed" \
+            and settings["punctuation"] == "keep":
+        return _default_transform
+    steps = _text_steps(settings)
+    tok = settings["tokenize"]
+    if tok == "jiwer":
+        steps += [jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
+    elif tok == "whitespace":
+        steps.append(jiwer.SubstituteRegexes({r"\s+": " "}))
+    steps += [jiwer.SentencesToListOfWords(), jiwer.RemoveEmptyStrings()]
     return jiwer.Compose(steps)
 
 
@@ -196,6 +247,9 @@ class JiWER(Adapter):
     import_name = "jiwer"
     homepage = "https://github.com/jitsi/jiwer"
     issues = "https://github.com/jitsi/jiwer/issues"
+    versions = ">=2.2.0,<5"
+    matrix_versions = ("2.2.0", "2.5.2", "3.0.0", "4.0.0")
+    eras = (Era(_REFUSES_EMPTY, {"*": {"empty_reference": "error"}}, {"empty_reference": _EMPTY_SOURCE}),)
     capabilities = {"wer": dict(_WORD_RATE), "mer": dict(_WORD_RATE), "wil": dict(_WORD_RATE),
                     "wip": dict(_WORD_RATE), "cer": dict(_CHAR), "error_counts": dict(_WORD)}
     profiles = {"wer": dict(_RATE_PROFILE), "mer": dict(_RATE_PROFILE), "wil": dict(_RATE_PROFILE),
@@ -214,6 +268,18 @@ class JiWER(Adapter):
         "wil": Tolerance(ulps=4, abs=Fraction(1, 2 ** 51)),
     }
 
+    def __init__(self):
+        if not _in(_REFUSES_EMPTY):
+            return
+        # before 4.0 an empty reference raises ValueError: only empty_reference=error
+        caps = {m: dict(c, empty_reference=("error",)) if "empty_reference" in c else dict(c)
+                for m, c in self.capabilities.items()}
+        if _in(_MEASURES):   # no alignment output to read a tie rule from
+            caps = {m: dict(c, tie=("any",)) for m, c in caps.items()}
+        if _in(_CONCATENATES):
+            caps.pop("cer", None)
+        self.capabilities = caps
+
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
         t = char_transform(settings) if metric == "cer" else word_transform(settings)
         return {"transform": t, "empty_reference": settings.get("empty_reference", "insertions")}
@@ -227,7 +293,28 @@ class JiWER(Adapter):
         t = options["transform"]
         return fn(refs, hyps, reference_transform=t, hypothesis_transform=t)
 
+    def _call_measures(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        """Before 3.0: ``compute_measures`` (the word measures and counts) or ``cer(...,
+        return_dict=True)``; the token totals from the transform itself."""
+        import jiwer
+        refs, hyps = _lists(inputs)
+        t = options["transform"]
+        if metric == "cer":
+            out = jiwer.cer(refs, hyps, truth_transform=t, hypothesis_transform=t, return_dict=True)
+        else:
+            out = jiwer.compute_measures(refs, hyps, truth_transform=t, hypothesis_transform=t)
+        counts = {k: int(out[k]) for k in _COUNTS}
+        tr, th = t(list(refs)), t(list(hyps))
+        n = len(tr) if _in(_CONCATENATES) else sum(map(len, tr))
+        p = len(th) if _in(_CONCATENATES) else sum(map(len, th))
+        stats = {"reference_length": n, "hypothesis_length": p,
+                 "errors": counts["substitutions"] + counts["deletions"] + counts["insertions"], **counts}
+        value = dict(counts) if metric == "error_counts" else out[metric]
+        return LibraryOutput(value=value, stats=stats, raw=out)
+
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        if _in(_MEASURES):
+            return self._call_measures(metric, options, inputs)
         out = self.process(metric, options, inputs)
         counts = {"hits": out.hits, "substitutions": out.substitutions, "deletions": out.deletions,
                   "insertions": out.insertions}
@@ -243,12 +330,14 @@ class JiWER(Adapter):
 
     def defect_classifiers(self) -> dict:
         return {"rapidfuzz-hirschberg-split": self._hirschberg_split,
-                "single-whitespace-glues-words": _single_whitespace_glues}
+                "single-whitespace-glues-words": _single_whitespace_glues,
+                "sentences-concatenated": _sentences_concatenated}
 
     def defect_models(self) -> dict:
         """The library's value each defect predicts: under tokenize=whitespace, the oracle
         with tokenize=jiwer (``\\s\\s+`` collapsed, then ``split(" ")``)."""
-        return {"single-whitespace-glues-words": _glued_model}
+        return {"single-whitespace-glues-words": _glued_model,
+                "sentences-concatenated": _concatenated_model}
 
     def _hirschberg_split(self, metric, settings, inputs) -> bool:
         """rapidfuzz's editops leave the full-matrix backtrace that ``tie=rapidfuzz`` models
@@ -288,6 +377,29 @@ def _single_whitespace_glues(metric, settings, inputs) -> bool:
     refs, hyps = _lists(inputs)
     lone = re.compile(r"(?<!\s)[^\S ](?!\s)")
     return any(lone.search(t) for t in list(refs) + list(hyps))
+
+
+def _sentences_concatenated(metric, settings, inputs) -> bool:
+    """jiwer 2.2's transforms end in ``SentencesToListOfWords``, whose ``process_list`` joins
+    the words of every sentence into one list (transforms.py:111-117), so the corpus is
+    aligned as one utterance: words move between sentences, unequal numbers of sentences
+    and empty sentences pass unnoticed. jiwer 2.3.0 (commit 187575c, 'default
+    transformation is invariant to permutations #48') aligns each sentence. Applies:
+    before 2.3.0, a corpus of two or more sentences (or of unequal lengths)."""
+    if not _in(_CONCATENATES) or metric == "cer":
+        return False
+    refs, hyps = _lists(inputs)
+    return len(refs) + len(hyps) > 2
+
+
+def _concatenated_model(metric, settings, inputs):
+    """The oracle on the corpus joined into one reference and one hypothesis, split as 2.2's
+    transform splits (``tokenize=jiwer``: it glues words around a lone tab too)."""
+    from oracle.registry import compute
+    refs, hyps = _lists(inputs)
+    joined = {"references": [" ".join(refs)], "hypotheses": [" ".join(hyps)]}
+    tok = "jiwer" if settings.get("tokenize") == "whitespace" else settings.get("tokenize")
+    return compute(metric, joined, {**settings, "tokenize": tok}).value
 
 
 def _glued_model(metric, settings, inputs):

@@ -18,6 +18,16 @@ drops them).
 Profiles are the defaults of the library's two entry points
 (``sacrebleu.compat``): ``corpus_bleu`` uses exp smoothing without effective
 order, ``sentence_bleu`` exp smoothing with ``use_effective_order=True``.
+
+Releases 1.4.0 to 2.x. Before 2.0 (``_V1``) the adapter calls the module-level
+``sacrebleu.corpus_bleu(sys, refs, smooth_method, smooth_value, force, lowercase,
+tokenize, use_effective_order)``, which every 1.4 and 1.5 release has (a flat
+``sacrebleu.py`` before 1.4.11, ``sacrebleu.compat`` after); a sentence is a
+corpus of one segment, which is what 1.x's ``BLEU.sentence_score`` does. 1.x fixes
+the n-gram order at 4 (``NGRAM_ORDER``); its tokenizers are the keys of
+``sacrebleu.TOKENIZERS`` (no ``char`` before 1.4.7). 1.4.x raises EOFError when a
+segment has fewer references than another (``zip_longest`` and ``None in lines``):
+such an input is not runnable there.
 """
 from __future__ import annotations
 
@@ -25,10 +35,13 @@ import logging
 from fractions import Fraction
 from typing import Mapping
 
-from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
+from conformance.protocol import ANY, Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from ._bleu_inputs import bleu_inputs, bleu_profiles, segments, sentence_inputs, uniform_weights
+
+_V1 = "<2.0.0"            # the releases with the 1.x API
+_NONE_REFS = ">=1.5.0"     # a missing reference (None) is dropped: 1.5.0's 'variable number of references'
 
 _METHODS = ("none", "floor", "add-k", "exp")
 
@@ -58,6 +71,10 @@ class SacreBLEU(Adapter):
     name = "sacrebleu"
     library = "sacrebleu"
     import_name = "sacrebleu"
+    versions = ">=1.4.0,<3"
+    # the releases the version matrix tries by default: 2020's last 1.4, the last 1.x, the
+    # 2.0 rewrite (#141's early return), and the pinned one
+    matrix_versions = ("1.4.14", "1.5.1", "2.0.0", "2.6.0")
     homepage = "https://github.com/mjpost/sacrebleu"
     issues = "https://github.com/mjpost/sacrebleu/issues"
     capabilities = {"bleu": dict(_COMMON), "sentence_bleu": dict(_COMMON)}
@@ -73,6 +90,15 @@ class SacreBLEU(Adapter):
                            "bleu.py:121-122 'This should be True, if sentence-level BLEU will be computed'",
         "scale": "README: every example prints BLEU on 0-100 (bleu.py:283 precisions = 100. * correct / total)",
     }}
+    # releases whose defaults differ (CHANGELOG.md of the repository, per release)
+    eras = (
+        Era("<1.5.0", {"sentence_bleu": {"smoothing": "none"}}, {
+            "smoothing": "compat.py sentence_bleu(smooth_method='floor', smooth_value=None) with "
+                         "BLEU.SMOOTH_DEFAULTS['floor'] = 0.0 (1.4.11-1.4.14; SMOOTH_VALUE_DEFAULT = 0.0 in "
+                         "sacrebleu.py before): a floor of 0 leaves a zero precision at 0, which is smoothing=none. "
+                         "CHANGELOG 1.5.0: 'sacrebleu.sentence_bleu() now uses the exp smoothing method' and "
+                         "'Default value for floor smoothing is now 0.1 instead of 0'"}),
+    )
     # float64 throughout: 100*m/l, log, a mean, exp, times BP: a handful of roundings of
     # relative size 2**-53 (at most 7 ULPs, relative 8e-16, seen on random corpora; a perfect
     # match gives exp(log(100.0)) = 100.00000000000004).
@@ -80,6 +106,13 @@ class SacreBLEU(Adapter):
         "bleu": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
         "sentence_bleu": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
     }
+
+    def __init__(self):
+        if self.in_versions(_V1):
+            # 1.x: NGRAM_ORDER = 4; the tokenizers of that release
+            caps = dict(_COMMON, order=("4",), tokenizer=tuple(t for t in _COMMON["tokenizer"]
+                                                              if t in _v1_tokenizers()))
+            self.capabilities = {"bleu": caps, "sentence_bleu": dict(caps)}
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
         method = settings["smoothing"]
@@ -94,6 +127,8 @@ class SacreBLEU(Adapter):
         }
 
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        if self.in_versions(_V1):
+            return self._call_v1(metric, options, inputs)
         from sacrebleu.metrics import BLEU
 
         bleu = BLEU(force=True, **options)
@@ -135,6 +170,38 @@ class SacreBLEU(Adapter):
             stats = raw
         return LibraryOutput(value=score.score, stats=stats, raw=score)
 
+    def _call_v1(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        """1.x: ``sacrebleu.corpus_bleu`` (its BLEUScore has score, counts, totals, sys_len,
+        ref_len); a sentence as a corpus of one segment (1.x ``BLEU.sentence_score``)."""
+        if metric == "bleu":
+            hyps, refs = bleu_inputs(inputs)
+        elif metric == "sentence_bleu":
+            hyp, refs = sentence_inputs(inputs)
+            if not refs:
+                raise Skip("sacrebleu's sentence_score needs at least one reference (it reads refs[0])")
+            hyps, refs = [hyp], [list(refs)]
+        else:
+            raise Skip(f"sacrebleu adapter does not implement {metric}")
+        for i, r in enumerate(refs):
+            if not r:
+                raise Skip(f"references[{i}] is empty: sacrebleu needs at least one reference per segment")
+        width = max((len(r) for r in refs), default=1)
+        if any(len(r) != width for r in refs) and not self.in_versions(_NONE_REFS):
+            raise Skip(f"sacrebleu {self.version()} needs the same number of references for every segment "
+                       "(corpus_bleu: zip_longest and 'None in lines' raise EOFError)")
+        if metric == "sentence_bleu":
+            streams = [[r] for r in refs[0]]
+        else:
+            streams = [[r[j] if j < len(r) else None for r in refs] for j in range(width)]
+        score = _corpus_bleu_v1(hyps, streams, options)
+        stats = {"matches": list(score.counts), "totals": list(score.totals),
+                 "hyp_len": int(score.sys_len), "ref_len": int(score.ref_len)}
+        if options["smooth_method"] == "add-k":   # compute_bleu adds k in place here too
+            raw = _corpus_bleu_v1(hyps, streams, dict(options, smooth_method="none", smooth_value=None))
+            stats = {"matches": [int(x) for x in raw.counts], "totals": [int(x) for x in raw.totals],
+                     "hyp_len": int(raw.sys_len), "ref_len": int(raw.ref_len)}
+        return LibraryOutput(value=score.score, stats=stats, raw=score)
+
     def defect_classifiers(self) -> dict:
         """Each predicate reads the library's own tokens and statistics (``library_stats``)."""
         return {
@@ -144,6 +211,9 @@ class SacreBLEU(Adapter):
             "python-isspace-separators": _isspace_separators,
             "rstrip-before-tokenizing": self._rstrip_changes_tokens,
             "intl-no-entities": _intl_entities,
+            "add-k-from-trigrams": self._add_k_from_trigrams,
+            "max-ngram-order-not-passed": self._max_order_not_passed,
+            "empty-reference-dropped": self._empty_reference_dropped,
         }
 
     def defect_models(self) -> dict:
@@ -157,12 +227,20 @@ class SacreBLEU(Adapter):
             "python-isspace-separators": lambda m, s, i: _oracle_on_texts(
                 m, s, i, lambda t: t.translate({ord(ch): " " for ch in _SEPARATORS})),
             "rstrip-before-tokenizing": lambda m, s, i: _oracle_on_texts(m, s, i, str.rstrip),
+            "add-k-from-trigrams": self._add_k_from_trigrams_value,
+            "max-ngram-order-not-passed": self._max_order_not_passed_value,
+            "empty-reference-dropped": self._empty_reference_dropped_value,
         }
 
     # -- library-side views used by the classifiers
 
     def library_stats(self, metric: str, settings: Mapping[str, str], inputs: Mapping) -> dict:
         """sacrebleu's pooled raw statistics (matches, totals, hyp_len, ref_len) for this input."""
+        if self.in_versions(_V1):
+            opts = dict(self.options(metric, settings), smooth_method="none", smooth_value=None)
+            if metric == "sentence_bleu":
+                return self._call_v1(metric, opts, inputs).stats
+            return self._call_v1(metric, opts, inputs).stats
         from sacrebleu.metrics import BLEU
 
         bleu = BLEU(force=True, **self.options(metric, settings))
@@ -191,6 +269,8 @@ class SacreBLEU(Adapter):
         if settings["effective_order"] != "no" or settings["smoothing"] not in ("floor", "exp"):
             return False
         st = self.library_stats(metric, settings, inputs)
+        if self.in_versions(_V1):   # no early return before it in 1.x: any hypothesis token will do
+            return st["hyp_len"] > 0 and st["totals"][-1] == 0
         return st["matches"][0] > 0 and st["totals"][-1] == 0
 
     def _empty_hypothesis_and_reference(self, metric, settings, inputs) -> bool:
@@ -199,6 +279,70 @@ class SacreBLEU(Adapter):
         st = self.library_stats(metric, settings, inputs)
         return st["hyp_len"] == 0 and st["ref_len"] == 0
 
+    def _add_k_from_trigrams(self, metric, settings, inputs) -> bool:
+        """Before 1.4.11, ``compute_bleu`` loops ``for n in range(NGRAM_ORDER)`` (0-based) but
+        keeps the 1-based test ``if smooth_method == 'add-k' and n > 1`` (sacrebleu.py:1299 in
+        1.4.3), so k is added from the trigrams on, not from the bigrams. 1.4.11's refactor
+        (``range(1, NGRAM_ORDER + 1)``) mends it. Applies: add-k with a hypothesis bigram."""
+        if settings["smoothing"] != "add-k" or not self.in_versions("<1.4.11"):
+            return False
+        return self.library_stats(metric, settings, inputs)["totals"][1] > 0
+
+    def _add_k_from_trigrams_value(self, metric, settings, inputs):
+        """The library's float arithmetic on its raw counts with k added from order 3 on."""
+        import math
+        st = self.library_stats(metric, settings, inputs)
+        k = float(Fraction(settings["smoothing_value"]))
+        prec, eff = [0.0] * 4, 4
+        for n in range(4):
+            m, t = st["matches"][n] + (k if n > 1 else 0), st["totals"][n] + (k if n > 1 else 0)
+            if t == 0:
+                break
+            if settings["effective_order"] == "yes":
+                eff = n + 1
+            prec[n] = 100. * m / t if m else 0.0
+        c, r = st["hyp_len"], st["ref_len"]
+        bp = (math.exp(1 - r / c) if c > 0 else 0.0) if c < r else 1.0
+        logs = [math.log(p) if p > 0 else -9999999999 for p in prec[:eff]]
+        return bp * math.exp(sum(logs) / eff)
+
+    def _max_order_not_passed(self, metric, settings, inputs) -> bool:
+        """2.0.x: ``BLEU._compute_score_from_stats`` slices the statistics by
+        ``self.max_ngram_order`` but calls ``compute_bleu`` without it, which then loops over
+        its default MAX_NGRAM_ORDER = 4 (2.0.0 metrics/bleu.py:298-303): an order below 4
+        raises IndexError, one above 4 scores the first four orders. CHANGELOG 2.1.0:
+        'Bugfix: BLEU.corpus_score() now using max_ngram_order (#173)'. Applies: order != 4."""
+        return self.in_versions(">=2.0.0,<2.1.0") and settings["order"] != "4"
+
+    def _max_order_not_passed_value(self, metric, settings, inputs):
+        if int(settings["order"]) < 4:
+            return "raised IndexError: list index out of range"
+        from oracle.registry import compute
+        return compute(metric, inputs, {**settings, "order": "4", "weights": "uniform"}).value
+
+    def _empty_reference_dropped(self, metric, settings, inputs) -> bool:
+        """1.5.0-2.1.x drop every empty reference (``[x for x in refs if x is not None and x !=
+        ""]``: 1.5.1 metrics/bleu.py:283, 2.1.0 metrics/base.py:330) and raise when a segment has
+        none left (EOFError 'No valid references for a sentence!' in 1.5, RuntimeError 'Empty or
+        `None` reference sentence found.' in 2.0-2.1). CHANGELOG 2.2.0: 'Bugfix: allow empty
+        references (#161)'. Applies: some reference is the empty string."""
+        if not self.in_versions(">=1.5.0,<2.2.0"):
+            return False
+        hyps, refs = segments(metric, inputs)
+        return any(r == "" for rs in refs for r in rs)
+
+    def _empty_reference_dropped_value(self, metric, settings, inputs):
+        hyps, refs = segments(metric, inputs)
+        if any(all(r == "" for r in rs) for rs in refs):
+            return ("raised EOFError: No valid references for a sentence!" if self.in_versions(_V1)
+                    else "raised RuntimeError: Empty or `None` reference sentence found.")
+        from oracle.registry import compute
+        if metric == "sentence_bleu":
+            new = dict(inputs, references=[r for r in inputs["references"] if r != ""])
+        else:
+            new = dict(inputs, references=[[r for r in rs if r != ""] for rs in inputs["references"]])
+        return compute(metric, new, settings).value
+
     def _rstrip_changes_tokens(self, metric, settings, inputs) -> bool:
         """``BLEU._preprocess_segment`` tokenizes ``sent.rstrip()`` (bleu.py:302). Applies when
         stripping trailing whitespace changes some segment's tokens under the library's own
@@ -206,9 +350,7 @@ class SacreBLEU(Adapter):
         intl with punctuation after a non-digit and before the trailing space."""
         if settings["tokenizer"] not in ("13a", "intl"):
             return False
-        from sacrebleu.metrics.bleu import _get_tokenizer
-
-        tok = _get_tokenizer(settings["tokenizer"])()
+        tok = _tokenizer(self, settings["tokenizer"])
         for text in _all_texts(metric, inputs):
             if settings["case"] == "lower":
                 text = text.lower()
@@ -216,6 +358,30 @@ class SacreBLEU(Adapter):
             if stripped != text and tok(text).split() != tok(stripped).split():
                 return True
         return False
+
+
+def _v1_tokenizers() -> tuple:
+    import sacrebleu
+    return tuple(getattr(sacrebleu, "TOKENIZERS", {}))
+
+
+def _tokenizer(adapter, name: str):
+    """The library's tokenizer ``name`` as a function of a line (1.4.0-1.4.10: functions in
+    ``sacrebleu.TOKENIZERS``; 1.4.11-1.5: classes there; 2.x: ``_get_tokenizer``)."""
+    if adapter.in_versions(_V1):
+        import sacrebleu
+        tok = sacrebleu.TOKENIZERS[name]
+        return tok() if isinstance(tok, type) else tok
+    from sacrebleu.metrics.bleu import _get_tokenizer
+    return _get_tokenizer(name)()
+
+
+def _corpus_bleu_v1(hyps, streams, options):
+    import sacrebleu
+    return sacrebleu.corpus_bleu(hyps, streams, smooth_method=options["smooth_method"],
+                                 smooth_value=options["smooth_value"], force=True,
+                                 lowercase=options["lowercase"], tokenize=options["tokenize"],
+                                 use_effective_order=options["effective_order"])
 
 
 def _oracle_on_texts(metric, settings, inputs, change):

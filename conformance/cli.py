@@ -16,6 +16,7 @@ import sys
 from conformance.engine.isolation import DEFAULT_MEMORY, DEFAULT_TIMEOUT, Limits
 from conformance.engine.resolve import builtin_adapters
 from conformance.reports.paths import STDOUT
+from conformance.reports.records import fixed_known
 from conformance.cli_common import (EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, UsageError, _case_from_args, _check_paths,
                                      _known_dir, _load_adapters, _progress_printer)
 from conformance.cli_explain import cmd_explain
@@ -77,7 +78,7 @@ def cmd_run(args) -> int:
         print("no tests ran: " + _why_nothing_ran(adapters, args.metric), file=sys.stderr)
         return EXIT_USAGE
     unexpected = [r for r in records if r.outcome in ("fail", "error")]
-    fixed = [r for r in records if r.kind == "known" and r.outcome == "pass"]
+    fixed = [r for r in records if fixed_known(r)]
     if unexpected or (args.strict and fixed):
         return EXIT_UNEXPECTED
     return EXIT_OK
@@ -223,12 +224,13 @@ def cmd_known(args) -> int:
     except (OSError, ValueError) as e:
         raise UsageError(f"--report {args.report}: {e}") from None
     entries = [e for e in load_known(a.name)]
-    fixed = {r.test for r in records if r.adapter == a.name and r.kind == "known" and r.outcome == "pass"}
+    fixed = {r.test for r in records if r.adapter == a.name and fixed_known(r)}
     entries = [e for e in entries if e.id not in fixed]
     taken = {e.id for e in entries}
     added = 0
     for r in records:
-        if r.adapter != a.name or r.outcome not in ("fail", "error") or r.inputs is None:
+        if r.adapter != a.name or r.outcome not in ("fail", "error") or r.inputs is None \
+                or (r.verdicts or {}).get("versions") == "outside":   # an entry's range to mend by hand
             continue
         n = 1
         while f"{a.name}-{r.metric}-{n:04d}" in taken:
@@ -367,6 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from conformance.cli_score import add_parser as add_score_parser
     add_score_parser(sub)
+    from conformance.cli_versions import add_parser as add_versions_parser
+    add_versions_parser(sub)
 
     au = sub.add_parser("audit", help="which convention settings reproduce a published figure",
                         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=AUDIT_KEYS)

@@ -66,6 +66,20 @@ class LibraryOutput:
 
 
 @dataclass(frozen=True)
+class Era:
+    """Profile values that hold for some releases of a library only (a changed default, a
+    changed rule): ``versions`` is a PEP 440 range, ``profiles`` {metric: {knob: value}}
+    ("*" for every metric), ``sources`` {knob: the changelog entry or commit}."""
+
+    versions: str
+    profiles: Mapping[str, Mapping[str, str]]
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+
+_VERSIONS: dict = {}   # distribution -> installed version (it cannot change within a process)
+
+
+@dataclass(frozen=True)
 class AdapterInfo:
     name: str
     library: str
@@ -73,10 +87,12 @@ class AdapterInfo:
     homepage: str
     issues: str
     metrics: tuple
+    versions: str = ""
 
     def to_json(self) -> dict:
         return {"name": self.name, "library": self.library, "version": self.version,
-                "homepage": self.homepage, "issues": self.issues, "metrics": list(self.metrics)}
+                "homepage": self.homepage, "issues": self.issues, "metrics": list(self.metrics),
+                "versions": self.versions}
 
 
 class Adapter:
@@ -91,6 +107,11 @@ class Adapter:
     profiles: Mapping[str, Mapping[str, str]] = {}
     tolerances: Mapping[str, Tolerance] = {}
     default_tolerance: Tolerance = Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
+    # the library releases this adapter maps onto the protocol (a PEP 440 range; empty: any).
+    # Outside it the adapter is not applicable: its own API mismatch is never a library defect.
+    versions: str = ""
+    # profile values of some releases only (``Era``), applied over ``profiles``
+    eras: tuple = ()
 
     # -- availability and info
     def available(self) -> tuple[bool, str]:
@@ -98,17 +119,30 @@ class Adapter:
             importlib.import_module(self.import_name or self.library)
         except Exception as e:  # ImportError, or a broken install
             return False, f"{self.library} is not importable ({type(e).__name__}: {e}); install the 'adapters' extra"
+        if self.versions:
+            from conformance.engine.versions import in_range
+            v = self.version()
+            if not in_range(v, self.versions):
+                return False, (f"not-applicable: version {v} is outside this adapter's range "
+                               f"({self.library}{self.versions})")
         return True, ""
 
     def version(self) -> str:
-        try:
-            return importlib.metadata.version(self.library)
-        except importlib.metadata.PackageNotFoundError:
-            return "not installed"
+        if self.library not in _VERSIONS:
+            try:
+                _VERSIONS[self.library] = importlib.metadata.version(self.library)
+            except importlib.metadata.PackageNotFoundError:
+                return "not installed"
+        return _VERSIONS[self.library]
+
+    def in_versions(self, spec: str) -> bool:
+        """The installed release lies in ``spec`` (a PEP 440 range)."""
+        from conformance.engine.versions import in_range
+        return in_range(self.version(), spec)
 
     def info(self) -> AdapterInfo:
         return AdapterInfo(self.name, self.library, self.version(), self.homepage, self.issues,
-                           tuple(self.capabilities))
+                           tuple(self.capabilities), self.versions)
 
     def metrics(self) -> tuple:
         return tuple(self.capabilities)
@@ -119,13 +153,32 @@ class Adapter:
     # {metric: {knob: where the library documents or deliberately implements its value}}
     profile_sources: Mapping[str, Mapping[str, str]] = {}
 
+    def _eras_here(self) -> list:
+        return [e for e in self.eras if self.in_versions(e.versions)]
+
     def profile_source(self, metric: str, knob: str) -> str:
-        """Where the library documents its profile's value of ``knob`` ('' if nowhere)."""
+        """Where the library documents its profile's value of ``knob`` ('' if nowhere); an
+        era's value cites the change that made it."""
+        for era in self._eras_here():
+            if knob in era.profiles.get(metric, {}) or knob in era.profiles.get("*", {}):
+                return era.sources.get(knob, "") + f" (releases {self.library}{era.versions})"
         return self.profile_sources.get(metric, {}).get(knob, "") or self.profile_sources.get("*", {}).get(knob, "")
+
+    def profile_overrides(self, metric: str) -> dict:
+        """The profile's knob values for the installed release: ``profiles`` with the values
+        of the eras that hold for it."""
+        over = dict(self.profiles.get(metric, {}))
+        eras = self._eras_here()
+        if eras:
+            names = {getattr(k, "name", k) for k in get_metric(metric).knobs}
+            for era in eras:
+                over.update({k: v for k, v in era.profiles.get("*", {}).items() if k in names})
+                over.update(era.profiles.get(metric, {}))
+        return over
 
     def profile(self, metric: str) -> dict:
         """The library's default behaviour, as a full canonical setting of the metric's knobs."""
-        return get_metric(metric).settings(self.profiles.get(metric, {}))
+        return get_metric(metric).settings(self.profile_overrides(metric))
 
     # -- configuration
     def knob_supported(self, metric: str, knob: str, value: str, settings: Mapping[str, str]) -> str | None:

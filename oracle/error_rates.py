@@ -176,6 +176,13 @@ EMPTY = Knob(
                            "mer = 0 and wip = 1 when the hypothesis is empty too",
              "error": "an empty reference is invalid input (jiwer 2.x raised ValueError)"},
     key="empty")
+EMPTY_COUNTS = Knob(
+    "empty_reference", "whether an empty reference is counted or refused", "count",
+    choices=("count", "error"),
+    sources={"count": "the counts are defined for any reference: an empty one contributes its hypothesis "
+                      "words as insertions",
+             "error": "an empty reference is invalid input (jiwer before 4.0 raised ValueError)"},
+    key="empty")
 TIE = Knob(
     "tie", "which minimum-cost alignment splits the errors into S, D, I", "any",
     choices=("any",) + RULES,
@@ -461,5 +468,5 @@ CER = Metric(name="cer", family="error_rates", summary="Character error rate (S 
              compute_fn=_rate_metric("cer", "char"))
 ERROR_COUNTS = Metric(name="error_counts", family="error_rates",
                       summary="Corpus hits, substitutions, deletions and insertions of the word alignment",
-                      knobs=(TOKENIZE, CASE, PUNCTUATION, TIE), inputs=_INPUTS,
+                      knobs=(TOKENIZE, CASE, PUNCTUATION, EMPTY_COUNTS, TIE), inputs=_INPUTS,
                       compute_fn=_rate_metric("error_counts", "word"))

@@ -235,9 +235,21 @@ def judge_case(adapter, metric: str, settings: Mapping, inputs: Mapping, explain
                 material, immaterial = others, {}
     v = judge(adapter, metric, run, inputs, explain_it=explain_it)
     if v.status == "oracle-error":
-        return Verdict("not-applicable", message="at the nearest setting the library can take ("
-                       + ", ".join(f"{k}={b}" for k, (a, b) in substituted.items())
-                       + f") the spec refuses this input: {v.message}", oracle_result=case_result)
+        # the library's own setting refuses this input: it must refuse it too, and that
+        # refusal is where its convention departs from the case's value
+        knobs = ", ".join(f"{k}={b}" for k, (a, b) in substituted.items())
+        w = judge_invalid(adapter, metric, run, inputs, v.message)
+        w.run_settings, w.converted, w.immaterial, w.material = run, converted, immaterial, material or others
+        w.case_exact = exact_texts(case_result.value)[0]
+        w.oracle_result = case_result
+        if w.status == "refuses":
+            w.status = "divergence"
+            w.explanation = (f"the library does what its profile says: at its {knobs} the spec refuses this "
+                             f"input ({v.message}) and the library refuses it; the case's setting gives "
+                             + shorten(w.case_exact))
+        elif w.status in ("accepts-invalid", "crash"):
+            w.message = f"at the library's own {knobs}: {w.message}"
+        return w
     v.run_settings, v.converted, v.immaterial, v.material = run, converted, immaterial, material
     v.case_exact = exact_texts(case_result.value)[0]
     if material and v.status == "agree":

@@ -47,6 +47,8 @@ class KnownFailure:
     cases: list = field(default_factory=list)
     upstream: str | None = None
     property: str | None = None   # a baseline entry: this property template is known to fail
+    versions: str | None = None   # the library versions it holds for (PEP 440 range; None: all)
+    versions_source: str | None = None   # the changelog entry or commit that bounds the range
 
     def to_json(self) -> dict:
         d = {"id": self.id, "metric": self.metric, "kind": self.kind, "title": self.title,
@@ -60,6 +62,10 @@ class KnownFailure:
             d["cases"] = self.cases
         if self.property:
             d["property"] = self.property
+        if self.versions:
+            d["versions"] = self.versions
+        if self.versions_source:
+            d["versions_source"] = self.versions_source
         d["upstream"] = self.upstream
         return d
 
@@ -116,9 +122,16 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
                 conventions=e.get("conventions", {}), inputs=decode_non_finite(e["inputs"]), exact=e["exact"],
                 library_value=_number(e.get("library_value")), explanation=e.get("explanation", ""),
                 knobs=e.get("knobs", {}), classifier=e.get("classifier"), cases=e.get("cases", []),
-                upstream=e.get("upstream"), property=e.get("property")))
+                upstream=e.get("upstream"), property=e.get("property"), versions=e.get("versions"),
+                versions_source=e.get("versions_source")))
         except KeyError as k:
             raise ValueError(f"{path}: entries[{i}] lacks {k}") from None
+        if out[-1].versions:
+            from conformance.engine.versions import VersionRangeError, specifier
+            try:
+                specifier(out[-1].versions)
+            except VersionRangeError as err:
+                raise ValueError(f"{path}: entries[{i}] ({out[-1].id}) versions: {err}") from None
     return out
 
 
@@ -163,8 +176,12 @@ class KnownIndex:
     for a different one."""
 
     def __init__(self, adapter, entries: list[KnownFailure]):
+        from conformance.engine.versions import split_entries
         self.adapter = adapter
-        self.entries = entries
+        # an entry recorded for other releases explains nothing here; its replay checks
+        # that the defect is absent (``out_of_range``)
+        version = adapter.version() if hasattr(adapter, "version") else ""
+        self.entries, self.out_of_range = split_entries(entries, version)
         self.classifiers = adapter.defect_classifiers() if hasattr(adapter, "defect_classifiers") else {}
         self.models = adapter.defect_models() if hasattr(adapter, "defect_models") else {}
         self._replay_cache: dict = {}
@@ -172,7 +189,7 @@ class KnownIndex:
     def _settings_of(self, e: KnownFailure) -> dict:
         from oracle.registry import get_metric
         try:
-            return get_metric(e.metric).settings({**getattr(self.adapter, "profiles", {}).get(e.metric, {}),
+            return get_metric(e.metric).settings({**_overrides(self.adapter, e.metric),
                                                   **e.conventions})
         except Exception:
             return {}
@@ -332,3 +349,11 @@ def write_known(adapter_name: str, library: str, version: str, entries: list[Kno
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+def _overrides(adapter, metric: str) -> dict:
+    """The adapter's profile overrides for the installed release (an adapter without
+    ``profile_overrides``: its ``profiles``)."""
+    if hasattr(adapter, "profile_overrides"):
+        return adapter.profile_overrides(metric)
+    return dict(getattr(adapter, "profiles", {}).get(metric, {}))

@@ -100,13 +100,19 @@ def _source_text(case: Case) -> str:
     return s.get("reference", "")
 
 
-def run_known_entry(adapter, entry) -> Record:
-    """Replay a known failure: it should still disagree; if it now agrees it is fixed."""
+def run_known_entry(adapter, entry, outside: bool = False, known: KnownIndex | None = None) -> Record:
+    """Replay a known failure: it should still disagree; if it now agrees it is fixed.
+
+    ``outside``: the entry holds for other releases (its ``versions``) than the installed
+    one. The replay then checks that the defect is absent here: agreement passes (and is
+    not a fixed known failure), the recorded failure fails (the range is wrong)."""
     r = _base_record(adapter, entry.metric, "known", entry.id)
     r.description, r.known_failure, r.known_title = entry.title, entry.id, entry.title
+    if outside:
+        r.verdicts = {"versions": "outside", "range": entry.versions}
     m = get_metric(entry.metric)
     try:
-        settings = m.settings({**adapter.profiles.get(entry.metric, {}), **entry.conventions})
+        settings = m.settings({**_overrides(adapter, entry.metric), **entry.conventions})
     except ConventionError as e:
         r.outcome, r.message = "error", f"known failure {entry.id}: {e}"
         return r
@@ -120,6 +126,8 @@ def run_known_entry(adapter, entry) -> Record:
     v = judge_case(adapter, entry.metric, settings, entry.inputs, explain_it=False)
     r.seconds = time.perf_counter() - t0
     _fill_from_verdict(r, v)
+    if outside:
+        return _outside_range(r, v, entry, adapter, known, settings)
     if v.status in ("disagree", "error", "accepts-invalid", "crash"):
         r.outcome = "known-failure"
         r.explanation = r.explanation or entry.explanation
@@ -127,11 +135,44 @@ def run_known_entry(adapter, entry) -> Record:
             r.outcome, r.message = "fail", f"the oracle's value changed: recorded {entry.exact}, now {v.exact}"
         elif repr(v.library_value) != repr(entry.library_value) and not _same_float(v.library_value, entry.library_value):
             r.message = f"still failing, but the library now returns {v.library_value!r} (recorded {entry.library_value!r})"
-    elif v.status == "agree":
+    elif v.status in ("agree", "refuses"):
         r.outcome = "pass"
         r.message = f"known failure {entry.id} now passes: remove it from the known-failure list"
     else:
         r.outcome = v.status if v.status in ("skipped", "not-applicable") else "error"
+    return r
+
+
+def _outside_range(r: Record, v, entry, adapter, known, settings) -> Record:
+    """The replay of an entry recorded for other releases than the installed one: the
+    defect must be absent; a disagreement that another entry of this release explains is
+    that entry's known failure."""
+    version = adapter.version()
+    where = f"{entry.id} is recorded for {adapter.library} {entry.versions}; this is {version}"
+    other = None
+    if known is not None and v.status in ("disagree", "error", "accepts-invalid", "crash"):
+        other = known.recognise(entry.metric, settings, entry.inputs, None, library_value=v.library_value)
+    if other is not None:
+        r.outcome = "known-failure"
+        r.known_failure, r.known_title = other.id, other.title
+        r.message = f"{where}; here the library disagrees as this release's known failure {other.id} says"
+        r.explanation = other.explanation
+    elif v.status in ("agree", "refuses"):
+        r.outcome = "pass"
+        r.message = f"{where}, which agrees with the oracle here: the defect is absent, as recorded"
+    elif v.status in ("disagree", "error", "accepts-invalid", "crash") and (
+            repr(v.library_value) == repr(entry.library_value) or _same_float(v.library_value, entry.library_value)):
+        r.outcome = "fail"
+        r.message = (f"{where}, and it fails the recorded way here too: widen the entry's versions "
+                     f"(library {v.library_value!r})")
+    elif v.status in ("disagree", "error", "accepts-invalid", "crash"):
+        r.outcome = "fail"
+        r.message = (f"{where}; here the library gives {v.library_value!r} (recorded {entry.library_value!r}), "
+                     "which disagrees with the oracle too")
+    else:
+        r.outcome = v.status if v.status in ("skipped", "not-applicable") else "error"
+        r.message = r.message or where
+    r.explanation = r.explanation or ("" if r.outcome == "pass" else entry.explanation)
     return r
 
 
@@ -208,7 +249,8 @@ def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None =
         if unit.part == "golden":
             return [run_case(a, c, known) for c in load_cases(case_paths, unit.metric)]
         if unit.part == "known":
-            return [run_known_entry(a, e) for e in known.entries if e.metric == unit.metric]
+            return [run_known_entry(a, e, outside=e in known.out_of_range, known=known)
+                    for e in known.entries + known.out_of_range if e.metric == unit.metric]
         if unit.part == "divergence":
             return run_divergences(a, unit.metric, known, examples)
         return [run_property(a, unit.metric, p, known, examples) for p in property_names(a, unit.metric)]
@@ -358,3 +400,11 @@ def _run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, reco
 
 def default_jobs() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
+
+
+def _overrides(adapter, metric: str) -> dict:
+    """The adapter's profile overrides for the installed release (an adapter without
+    ``profile_overrides``: its ``profiles``)."""
+    if hasattr(adapter, "profile_overrides"):
+        return adapter.profile_overrides(metric)
+    return dict(getattr(adapter, "profiles", {}).get(metric, {}))

@@ -112,3 +112,9 @@ def reproduce_command(adapter, metric: str, conventions: dict, inputs: dict | No
 def shorten(text: str, n: int = 80) -> str:
     """``text`` cut to ``n`` characters with an ellipsis."""
     return text if len(text) <= n else text[:n - 3] + "..."
+
+
+def fixed_known(r) -> bool:
+    """A known failure whose replay now passes (fixed): not an entry recorded for other
+    releases, whose replay passing means the defect is absent, as recorded."""
+    return r.kind == "known" and r.outcome == "pass" and (r.verdicts or {}).get("versions") != "outside"

@@ -23,7 +23,7 @@ from oracle.conventions import ORACLE_VERSION
 
 from conformance.protocol import OUTCOMES
 from conformance.reports.paths import STDOUT, check_output
-from conformance.reports.records import Record, json_line
+from conformance.reports.records import Record, fixed_known, json_line
 
 FORMAT = "metric-conformance-report"
 FORMAT_VERSION = 1
@@ -161,8 +161,7 @@ def describe_record(r: Record) -> list[str]:
 
 
 def notable(records: list[Record]) -> list[Record]:
-    return [r for r in records if r.outcome in ("fail", "error", "known-failure")
-            or (r.kind == "known" and r.outcome == "pass")]
+    return [r for r in records if r.outcome in ("fail", "error", "known-failure") or fixed_known(r)]
 
 
 def divergence_lines(r: Record) -> list[str]:
@@ -193,7 +192,7 @@ def console(records: list[Record], head: dict, verbose: bool = False) -> str:
         out.append(f"not run: {u['adapter']}: {u['reason']}")
     shown = notable(records)
     if not verbose:
-        shown = [r for r in shown if r.outcome in ("fail", "error") or (r.kind == "known" and r.outcome == "pass")]
+        shown = [r for r in shown if r.outcome in ("fail", "error") or fixed_known(r)]
     if shown:
         out.append("")
         for r in shown:
@@ -266,7 +265,7 @@ def markdown_with_side(records: list[Record], head: dict) -> tuple[str, dict]:
 
 def _strict_failure(r: Record, strict: bool) -> bool:
     """Under --strict, a known failure whose replay passes fails the run: a JUnit failure too."""
-    return strict and r.kind == "known" and r.outcome == "pass"
+    return strict and fixed_known(r)
 
 
 def junit(records: list[Record], head: dict) -> str:
