@@ -52,6 +52,17 @@ else is touched, so a value difference stays a difference. The library's
 statistics are the per-type counts of its own entity sets (tp, pred, gold and
 their totals), read with the same extraction its scores use.
 
+Releases 0.0.12 to 1.2.x. Before 1.2.0 (commit a3d6837, 2020-10-15, 'Update f1_score to
+allow averages') the score functions are ``f(y_true, y_pred, average='micro',
+suffix=False)``: no ``mode``, ``scheme`` or ``zero_division`` (only the default mode,
+``zero_division=zero``, beta 1), and ``average`` is taken but not read (known failure
+``average-ignored``). ``seqeval.scheme``, ``seqeval.metrics.v1`` and a dict
+``classification_report`` arrive in 1.0.0 (PR #54, strict mode): before it there is no
+``entity_report`` (the report is text) and no strict reading. 0.0.12 takes a tag's type
+as ``chunk.split('-')[-1]`` (the last hyphen's), 1.0.0 as ``chunk[1:].split('-', 1)[-1]``.
+Releases before 1.2.1 pin numpy 1.19 and scikit-learn 0.23 (Keras before 1.0), which do
+not install on current Pythons: the version matrix installs them without their pins.
+
 Inputs seqeval reads differently from the oracle without a numeric
 disagreement to record (the oracle refuses them with an InputError, so the
 engine never judges the library on them): a tag without a type (``B``, ``B-``)
@@ -68,6 +79,9 @@ from fractions import Fraction
 from typing import Mapping
 
 from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
+
+_NO_MODE = "<1.2.0"      # score functions without mode, scheme, zero_division (average ignored)
+_NO_SCHEME = "<1.0.0"    # no seqeval.scheme, no v1, a text-only classification_report
 from oracle.compare import Tolerance
 
 SCHEME_CLASSES = {"iob1": "IOB1", "iob2": "IOB2", "ioe1": "IOE1", "ioe2": "IOE2", "iobes": "IOBES",
@@ -98,6 +112,11 @@ class SeqEval(Adapter):
     import_name = "seqeval.metrics"
     homepage = "https://github.com/chakki-works/seqeval"
     issues = "https://github.com/chakki-works/seqeval/issues"
+    versions = ">=0.0.12,<2"
+    matrix_versions = ("0.0.12", "1.0.0", "1.2.2")
+    # setup.py pins numpy==1.19.2, scikit-learn==0.23.2 (1.0.0-1.2.0) and Keras (0.0.x), which
+    # do not build on Python 3.11; the code needs only numpy (and sklearn's warning class)
+    version_requirements = (("<1.2.1", ["--no-deps"]),)
     capabilities = {
         "token_accuracy": {},
         "entity_precision": dict(_ENTITY),
@@ -131,6 +150,16 @@ class SeqEval(Adapter):
         "entity_report": Tolerance(ulps=8),
     }
 
+    def __init__(self):
+        if not self.in_versions(_NO_MODE):
+            return
+        old = dict(_ENTITY, reading=("seqeval",), zero_division=("zero",), beta=_beta_is_one)
+        caps = {"token_accuracy": {}, "entity_precision": dict(old), "entity_recall": dict(old),
+                "entity_f1": dict(old)}
+        if not self.in_versions(_NO_SCHEME):   # 1.0-1.1: classification_report has every option
+            caps["entity_report"] = dict(self.capabilities["entity_report"])
+        self.capabilities = caps
+
     # ------------------------------------------------------------ configuration
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
@@ -150,7 +179,7 @@ class SeqEval(Adapter):
 
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         from seqeval import metrics as M
-        from seqeval.metrics import sequence_labeling as SL, v1
+        from seqeval.metrics import sequence_labeling as SL
 
         y_true = [list(s) for s in inputs["gold"]]
         y_pred = [list(s) for s in inputs["pred"]]
@@ -158,6 +187,12 @@ class SeqEval(Adapter):
             warnings.simplefilter("ignore")  # UndefinedMetricWarning, "... seems not to be NE tag."
             if metric == "token_accuracy":
                 return LibraryOutput(value=float(M.accuracy_score(y_true, y_pred)))
+            if self.in_versions(_NO_MODE) and metric != "entity_report":
+                # f(y_true, y_pred, average='micro', suffix=False): nothing else to pass
+                fn = {"entity_precision": M.precision_score, "entity_recall": M.recall_score,
+                      "entity_f1": M.f1_score}[metric]
+                value = fn(y_true, y_pred, average=options["average"], suffix=options["suffix"])
+                return LibraryOutput(value=float(value), stats=library_stats(options, y_true, y_pred), raw=value)
             kw: dict = {"suffix": options["suffix"], "zero_division": options["zero_division"]}
             if options["strict"]:
                 kw.update(mode="strict", scheme=_scheme_class(options["scheme"]))
@@ -169,6 +204,7 @@ class SeqEval(Adapter):
                 raise Skip(f"seqeval adapter does not implement {metric}")
             kw["average"] = options["average"]
             if metric == "entity_f1" and options["beta"] != 1:
+                from seqeval.metrics import v1
                 mode = kw.pop("mode", None)
                 prfs = v1.precision_recall_fscore_support if mode == "strict" else \
                     SL.precision_recall_fscore_support
@@ -189,8 +225,78 @@ class SeqEval(Adapter):
         metrics; the report's rows carry other values beside them: no prediction)."""
         def scalar(value):
             return lambda metric, settings, inputs: None if metric == "entity_report" else value
+        from oracle.registry import compute
+
+        def micro(metric, settings, inputs):
+            return compute(metric, inputs, {**settings, "average": "micro"}).value
+
+        def last_part(metric, settings, inputs):
+            return compute(metric, _types_after_last_hyphen(settings, inputs), settings).value
+        def gold_rows(metric, settings, inputs):
+            full = compute(metric, inputs, settings).value
+            gold_types = sorted({e[3] for e in library_entities(_library_options(settings), inputs["gold"])})
+            if not gold_types:
+                return None
+            part = compute(metric, inputs, {**settings, "labels": ",".join(gold_types)}).value
+            return {k: v for k, v in part.items() if k != "micro avg"} | {"micro avg": full["micro avg"]}
         return {"macro-average-of-no-type": scalar(float("nan")),
-                "weighted-no-gold-zero-division": scalar(0.0)}
+                "weighted-no-gold-zero-division": scalar(0.0),
+                "average-ignored": micro, "type-after-last-hyphen": last_part,
+                "bilou-default-mode": _from_library_entities, "report-gold-types-only": gold_rows,
+                "report-zero-division-ignored": lambda m, st, i: compute(m, i, {**st, "zero_division": "zero"}).value}
+
+    def _average_ignored(self, metric, settings, inputs) -> bool:
+        """Before 1.2.0 ``f1_score``, ``precision_score`` and ``recall_score`` take
+        ``average`` and never read it: they return the micro average (1.1.1
+        metrics/sequence_labeling.py:149-186; 0.0.12 :140-151). Commit a3d6837 (2020-10-15,
+        'Update f1_score to allow averages(None, macro, weighted)'), released in 1.2.0, reads
+        it. Applies: before 1.2.0, a score metric and an average other than micro."""
+        return self.in_versions(_NO_MODE) and metric in _SCORE and settings.get("average") != "micro"
+
+    def _type_after_last_hyphen(self, metric, settings, inputs) -> bool:
+        """0.0.12's ``get_entities`` takes the type as ``chunk.split('-')[-1]``
+        (sequence_labeling.py:44), so B-ARGM-LOC is a LOC; 1.0.0 takes
+        ``chunk[1:].split('-', 1)[-1]`` (PR #38). Applies: before 1.0.0, the default mode
+        (prefix-type tags) and some type holding a hyphen."""
+        if not self.in_versions(_NO_SCHEME):
+            return False
+        return any(t.count("-") > 1 for s in _sentences(inputs) for t in s if t != "O")
+
+    def _report_no_type_raises(self, metric, settings, inputs) -> bool:
+        """1.0-1.1's ``classification_report`` averages the rows with ``np.average(...,
+        weights=support)``, which raises ZeroDivisionError 'Weights sum to zero' when no gold
+        entity exists (1.0.0 metrics/v1.py reporters). Applies: before 1.2.0, the report and no
+        gold entity in seqeval's reading."""
+        if metric != "entity_report" or not self.in_versions(_NO_MODE) or settings.get("reading") == "strict":
+            return False
+        opts = _library_options(settings)
+        return not library_entities(opts, [list(s) for s in inputs.get("gold", ())])
+
+    def _report_zero_division_ignored(self, metric, settings, inputs) -> bool:
+        """1.0-1.1's default-mode ``classification_report`` takes ``zero_division`` and
+        writes 0 for a type without a prediction all the same (its per-type precision
+        comes from the old score functions, which have no such option). 1.2.0 (PR #61)
+        passes it on. Applies: before 1.2.0, the report in the default mode, zero_division
+        one, and a gold type with no prediction or a predicted type with no gold."""
+        if metric != "entity_report" or not self.in_versions(_NO_MODE) or settings.get("reading") == "strict" \
+                or settings.get("zero_division") != "one":
+            return False
+        st = library_stats(_library_options(settings), [list(x) for x in inputs.get("gold", ())],
+                           [list(x) for x in inputs.get("pred", ())])
+        return any(st["pred"][t] == 0 or st["gold"][t] == 0 for t in st["tp"])
+
+    def _report_gold_types_only(self, metric, settings, inputs) -> bool:
+        """1.0-1.1's default-mode ``classification_report`` (metrics/sequence_labeling.py,
+        the report built from ``y_true``'s types) has a row for each gold type only, and its
+        macro and weighted rows average those; the micro row counts every prediction. 1.2.0
+        (PR #61) reports every type found. Applies: before 1.2.0, the report in the default
+        mode, and a predicted type with no gold entity."""
+        if metric != "entity_report" or not self.in_versions(_NO_MODE) or settings.get("reading") == "strict":
+            return False
+        opts = _library_options(settings)
+        gold = {e[3] for e in library_entities(opts, [list(s) for s in inputs.get("gold", ())])}
+        pred = {e[3] for e in library_entities(opts, [list(s) for s in inputs.get("pred", ())])}
+        return bool(gold) and bool(pred - gold)
 
     def defect_classifiers(self) -> dict:
         return {
@@ -202,6 +308,11 @@ class SeqEval(Adapter):
             "no-tokens-raises": _no_tokens,
             "macro-average-of-no-type": _macro_of_no_type,
             "weighted-no-gold-zero-division": _weighted_no_gold,
+            "average-ignored": self._average_ignored,
+            "type-after-last-hyphen": self._type_after_last_hyphen,
+            "report-no-type-raises": self._report_no_type_raises,
+            "report-gold-types-only": self._report_gold_types_only,
+            "report-zero-division-ignored": self._report_zero_division_ignored,
         }
 
 
@@ -229,11 +340,11 @@ def library_entities(options: Mapping, sentences: list) -> list[tuple[int, int, 
     default mode ``get_entities`` over the corpus joined with an ``O`` after each sentence
     (its own flattening), in strict mode ``Tokens(...).entities`` sentence by sentence."""
     from seqeval.metrics.sequence_labeling import get_entities
-    from seqeval.scheme import Tokens
 
     sentences = [list(s) for s in sentences]
     out = []
     if options["strict"]:
+        from seqeval.scheme import Tokens
         cls = _scheme_class(options["scheme"])
         for i, s in enumerate(sentences):
             out.extend((i, e.start, e.end, e.tag) for e in Tokens(s, cls, suffix=options["suffix"]).entities)
@@ -383,6 +494,48 @@ def _no_tokens(metric, settings, inputs) -> bool:
     (seqeval/metrics/sequence_labeling.py:394-397): ZeroDivisionError; the oracle's value
     is Undefined ("no tokens"). Applies: token_accuracy and no token in any sentence."""
     return metric == "token_accuracy" and sum(len(s) for s in inputs.get("gold", ())) == 0
+
+
+def _from_library_entities(metric, settings, inputs):
+    """The score the library's own entity sets give (``library_stats``), by the definition:
+    a defect of reading alone changes the entities, not the arithmetic. Micro, macro or
+    weighted P, R, F1 (beta 1), a zero division giving 0 or 1; None for the report."""
+    if metric not in _SCORE or Fraction(settings.get("beta", "1")) != 1:
+        return None
+    st = library_stats(_library_options(settings), [list(s) for s in inputs["gold"]],
+                       [list(s) for s in inputs["pred"]])
+    zd = Fraction(1) if settings.get("zero_division") == "one" else Fraction(0)
+
+    def prf(tp, pred, gold):
+        p = Fraction(tp, pred) if pred else zd
+        r = Fraction(tp, gold) if gold else zd
+        return p, r, (2 * p * r / (p + r) if p + r else Fraction(0))
+    k = _SCORE[metric]
+    average = settings.get("average", "micro")
+    if average == "micro":
+        return float(prf(st["tp_total"], st["pred_total"], st["gold_total"])[k])
+    types = sorted(st["tp"])
+    if not types:
+        return None
+    vals = [prf(st["tp"][t], st["pred"][t], st["gold"][t])[k] for t in types]
+    if average == "macro":
+        return float(sum(vals) / len(vals))
+    weights = [st["gold"][t] for t in types]
+    return float(sum(v * w for v, w in zip(vals, weights)) / sum(weights)) if sum(weights) else None
+
+
+def _types_after_last_hyphen(settings: Mapping, inputs: Mapping) -> dict:
+    """The inputs with every tag's type cut to what follows its last hyphen (0.0.12's)."""
+    def cut(tag):
+        if tag == "O" or "-" not in tag:
+            return tag
+        if settings.get("tag_format") == "type-prefix":   # type_ = chunk.split('-')[0]
+            typ, prefix = tag.rsplit("-", 1)
+            return f"{typ.split('-')[0]}-{prefix}"
+        prefix, typ = tag.split("-", 1)                    # type_ = chunk.split('-')[-1]
+        return f"{prefix}-{typ.split('-')[-1]}"
+    return {**inputs, "gold": [[cut(t) for t in s] for s in inputs["gold"]],
+            "pred": [[cut(t) for t in s] for s in inputs["pred"]]}
 
 
 def _library_options(settings: Mapping) -> dict:

@@ -93,17 +93,20 @@ def ensure(distribution: str, version: str, extra: list[str] | None = None, root
     purelib = _env_purelib(env)
     lines = [f"import site; site.addsitedir({d!r})" for d in _parent_site_dirs()]
     (purelib / PTH_NAME).write_text("\n".join(lines) + "\n")
-    reqs = [f"{distribution}=={version}", *(extra or [])]
-    say(f"installing {' '.join(reqs)}")
+    # an item of ``extra`` that starts with "--" is a pip option (--no-deps: a release whose
+    # pins cannot install here, its code run on this interpreter's packages)
+    flags = [x for x in extra or [] if x.startswith("--")]
+    reqs = [f"{distribution}=={version}", *(x for x in extra or [] if not x.startswith("--"))]
+    say(f"installing {' '.join(reqs + flags)}")
     out = _run([sys.executable, "-m", "pip", "--python", str(env.python), "install", "--quiet",
-                "--disable-pip-version-check", "--no-input", *reqs], timeout, "pip install")
+                "--disable-pip-version-check", "--no-input", *flags, *reqs], timeout, "pip install")
     check = _run([str(env.python), "-c", "import importlib.metadata as m, sys; "
                   f"print(m.version({distribution!r}))"], 120, "version check")
     got = check.strip().splitlines()[-1] if check.strip() else ""
     if got != version:
         raise InstallError(f"{distribution}=={version}: the environment reports version {got!r}")
     (env.path / ".ready").write_text(json.dumps({"distribution": distribution, "version": version,
-                                                 "requirements": reqs, "pip": out[-2000:]}))
+                                                 "requirements": reqs + flags, "pip": out[-2000:]}))
     return env
 
 

@@ -266,7 +266,7 @@ def test_epsilon_classifier_is_silent_where_the_library_agrees(a):
 
 def test_engine_recognises_every_entry(a):
     index = KnownIndex(a, load_known("pycocoevalcap"))
-    for e in load_known("pycocoevalcap"):
+    for e in index.entries:
         settings = get_metric(e.metric).settings({**a.profiles[e.metric], **e.conventions})
         found = index.recognise(e.metric, settings, e.inputs, None, library_value=e.library_value)
         assert found is not None and found.classifier == e.classifier, (e.id, found and found.id)

@@ -422,7 +422,7 @@ def test_classifier_does_not_fire_on_a_clean_input(request, name, entry):
 def test_engine_recognises_every_entry(request, name):
     a = _adapter(request, name)
     index = KnownIndex(a, load_known(name))
-    for e in load_known(name):
+    for e in index.entries:
         settings = get_metric(e.metric).settings({**a.profiles[e.metric], **e.conventions})
         found = index.recognise(e.metric, settings, e.inputs, None, library_value=e.library_value)
         assert found is not None and found.classifier == e.classifier, e.id

@@ -350,7 +350,7 @@ def test_classifier_does_not_fire_on_a_clean_input(sk, entry):
 
 def test_engine_recognises_every_entry(sk):
     index = KnownIndex(sk, load_known("sklearn"))
-    for e in load_known("sklearn"):
+    for e in index.entries:
         settings = get_metric(e.metric).settings({**sk.profiles[e.metric], **e.conventions})
         found = index.recognise(e.metric, settings, e.inputs, None, library_value=e.library_value)
         assert found is not None and found.classifier == e.classifier, e.id

@@ -118,6 +118,10 @@ def run_known_entry(adapter, entry, outside: bool = False, known: KnownIndex | N
         return r
     r.conventions = _non_default(entry.metric, settings)
     r.inputs = entry.inputs
+    why = adapter.supports(entry.metric, settings) if hasattr(adapter, "supports") else None
+    if why:   # a release (or an adapter) that cannot be set to the entry's setting
+        r.outcome, r.message = "not-applicable", f"{entry.id}: this {adapter.library} {adapter.version()} cannot be set so ({why})"
+        return r
     r.case_signature = m.signature(settings)
     r.adapter_signature = m.signature(adapter.profile(entry.metric))
     r.reproduce = reproduce_command(adapter, entry.metric, r.conventions, entry.inputs)

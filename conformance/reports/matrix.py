@@ -4,7 +4,9 @@ Columns are releases (in release order), rows are what was judged: for each metr
 summary row per kind of test (golden, property, invalid-input, divergence), then every
 recorded known failure, then every test whose outcome differs between releases. A cell
 is one of pass, fail, error, known, divergence, skipped, n.a.: so the release in which
-a defect appeared, or was fixed, can be read off a row.
+a defect appeared, or was fixed, can be read off a row. A known failure's row reads
+"pass" in a release outside the entry's versions where the defect is absent, and "other"
+where the input still disagrees, as another entry of that release records.
 """
 from __future__ import annotations
 
@@ -61,8 +63,7 @@ def build(columns: list[dict]) -> dict:
             if mm != m:
                 continue
             seen = by_test[(mm, k, t)]
-            cells = {v: ("n.a." if v in unavailable or v not in seen else CELL.get(seen[v].outcome, seen[v].outcome))
-                     for v in versions}
+            cells = {v: ("n.a." if v in unavailable or v not in seen else _cell(seen[v])) for v in versions}
             differs = len({cells[v] for v in versions if v not in unavailable and cells[v] != "n.a."}) > 1
             if k != "known" and not differs:
                 continue
@@ -71,6 +72,14 @@ def build(columns: list[dict]) -> dict:
                          "cells": cells, "detail": detail})
         del tests
     return {"versions": versions, "unavailable": unavailable, "rows": rows}
+
+
+def _cell(r) -> str:
+    """A record's cell; the replay of an entry outside its versions that another entry of
+    the release explains is 'other' (this defect absent, another one present)."""
+    if r.kind == "known" and (r.verdicts or {}).get("versions") == "outside" and r.outcome == "known-failure":
+        return "other"
+    return CELL.get(r.outcome, r.outcome)
 
 
 def _detail(r) -> str:
