@@ -58,7 +58,7 @@ import warnings
 from fractions import Fraction
 from typing import Mapping
 
-from conformance.protocol import ANY, Adapter, LibraryOutput
+from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from ._ranking_inputs import cut, float_run, int_qrels
@@ -96,6 +96,8 @@ class Ranx(Adapter):
     import_name = "ranx"
     homepage = "https://github.com/AmenRa/ranx"
     issues = "https://github.com/AmenRa/ranx/issues"
+    versions = ">=0.3.0,<0.4"
+    matrix_versions = ("0.3.8", "0.3.21")
     capabilities = {
         "hit_rate": dict(_COMMON_CAPS),
         "reciprocal_rank": dict(_COMMON_CAPS),
@@ -121,6 +123,12 @@ class Ranx(Adapter):
 
     def __init__(self, make_comparable: bool = True):
         self.make_comparable = make_comparable
+        # changelog.md: make_comparable arrived in 0.3.7, dcg and dcg_burges in 0.3.13
+        self._has_make_comparable = self.in_versions(">=0.3.7")
+        if not self.in_versions(">=0.3.13"):
+            self.capabilities = {m: c for m, c in self.capabilities.items() if m != "dcg"}
+        if not self.in_versions(">=0.3.3"):   # no '-l<level>' suffix before 0.3.3 (ValueError)
+            self.capabilities = {m: {**c, "threshold": ("1",)} for m, c in self.capabilities.items()}
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
         if metric in ("dcg", "ndcg"):
@@ -141,7 +149,13 @@ class Ranx(Adapter):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # numba's NumbaPerformanceWarning on parallel loops
             q, r = Qrels(qrels), Run(run)
-            value = evaluate(q, r, name, make_comparable=self.make_comparable)
+            if self._has_make_comparable:
+                value = evaluate(q, r, name, make_comparable=self.make_comparable)
+            else:
+                if set(qrels) != set(run):
+                    raise Skip(f"ranx {self.version()} has no make_comparable (changelog 0.3.7): it asserts "
+                               "that the run and the qrels hold the same queries")
+                value = evaluate(q, r, name)
         per_query = {qid: float(v) for qid, v in r.scores[name].items()}
         return LibraryOutput(value=float(value), raw={"per_query": per_query, "order": _orders(r)})
 
@@ -152,12 +166,31 @@ class Ranx(Adapter):
             "empty-side-raises": _empty_side,
             "trailing-nul-doc-id": _trailing_nul,
             "unstable-tie-order": self._unstable_ties,
+            "make-comparable-unsorted": self._unsorted_after_make_comparable,
+            "negative-judgment-relevant": self._negative_relevant,
         }
 
     def defect_models(self) -> dict:
         """The library's value each defect predicts: for the unstable sort, the oracle on the
         rankings listed in the order ranx puts them (under ties=input-order); the raises."""
-        return {"unstable-tie-order": self._reordered_model}
+        return {"unstable-tie-order": self._reordered_model, "make-comparable-unsorted": self._unsorted_model,
+                "negative-judgment-relevant": _negative_as_relevant}
+
+    def _negative_relevant(self, metric, settings, inputs) -> bool:
+        """0.3.0-0.3.2 keep every judgement with a nonzero grade as relevant (``np.nonzero``
+        in metrics/common.py ``_clean_qrels``), a negative one included; 0.3.3 keeps grades
+        of at least the threshold (``>= rel_lvl``, the same release that reads '-l<level>';
+        its changelog has no entry). Applies: before 0.3.3, a binary metric and a negative
+        grade on a ranked document."""
+        if self.in_versions(">=0.3.3") or metric in ("dcg", "ndcg"):
+            return False
+        run = inputs.get("run", {})
+        for q, judged in inputs.get("qrels", {}).items():
+            ranked = run.get(q, {})
+            docs = set(ranked) if isinstance(ranked, dict) else {d for d, _ in ranked}
+            if any(g < 0 and d in docs for d, g in judged.items()):
+                return True
+        return False
 
     def _reordered_model(self, metric, settings, inputs):
         from oracle.registry import compute
@@ -177,9 +210,42 @@ class Ranx(Adapter):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             r = Run(float_run(inputs))
-            if self.make_comparable:
+            if self.make_comparable and self._has_make_comparable:
                 r.make_comparable(Qrels(int_qrels(inputs)))
         return _orders(r)
+
+    def _pairing(self, inputs: Mapping) -> tuple[list, list]:
+        """(qrels query ids, run query ids) in the positions ranx's evaluate pairs them."""
+        from ranx import Qrels, Run
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            q, r = Qrels(int_qrels(inputs)), Run(float_run(inputs))
+            r.make_comparable(q)
+        return list(q.keys()), list(r.keys())
+
+    def _unsorted_after_make_comparable(self, metric, settings, inputs) -> bool:
+        """0.3.7-0.3.8: ``Run.make_comparable`` appends the queries the run lacks after the
+        others and does not sort again (run.py:142-154), while evaluate pairs qrels and run
+        by position over the sorted qrels: a query's run is scored against another query's
+        judgements. changelog 0.3.9: 'Fixed a bug affecting make_comparable in run.py: runs
+        were not sorted after this operation, resulting in wrong metrics computation
+        afterwards.' Applies: 0.3.7-0.3.8 and the library's pairing is not query to query."""
+        if not self.in_versions(">=0.3.7,<0.3.9") or not self.make_comparable:
+            return False
+        qk, rk = self._pairing(inputs)
+        return qk != rk
+
+    def _unsorted_model(self, metric, settings, inputs):  # noqa: D401
+        """The oracle on the corpus as ranx pairs it: position i's qrels with position i's
+        run, relabelled as one query each."""
+        from oracle.registry import compute
+        qk, rk = self._pairing(inputs)
+        if len(qk) != len(rk) or not qk:
+            return None
+        run = inputs["run"]
+        paired = {**inputs, "qrels": {f"x{i}": inputs["qrels"][a] for i, a in enumerate(qk)},
+                  "run": {f"x{i}": run.get(b, {}) for i, b in enumerate(rk)}}
+        return compute(metric, paired, settings).value
 
     def _unstable_ties(self, metric, settings, inputs) -> bool:
         """numba's argsort partitions rankings of 16 documents or more
@@ -243,3 +309,10 @@ def _trailing_nul(metric, settings, inputs) -> bool:
         if any(judged.get(d) != stripped.get(d.rstrip("\x00")) for d in docs):
             return True
     return False
+
+
+def _negative_as_relevant(metric, settings, inputs):
+    """The oracle with every negative grade read as grade 1 (relevant)."""
+    from oracle.registry import compute
+    qrels = {q: {d: (1 if g < 0 else g) for d, g in j.items()} for q, j in inputs["qrels"].items()}
+    return compute(metric, {**inputs, "qrels": qrels}, settings).value
