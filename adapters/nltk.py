@@ -74,6 +74,8 @@ _COMMON = {
 class NLTK(Adapter):
     name = "nltk"
     library = "nltk"
+    versions = ">=3.5,<4"
+    matrix_versions = ("3.5", "3.10.4")
     import_name = "nltk.translate.bleu_score"
     homepage = "https://www.nltk.org/api/nltk.translate.bleu_score.html"
     issues = "https://github.com/nltk/nltk/issues"

@@ -89,6 +89,11 @@ _PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "binary", "z
 class SKLearn(Adapter):
     name = "sklearn"
     library = "scikit-learn"
+    versions = ">=0.24,<2"
+    matrix_versions = ("1.3.0", "1.9.1")
+    # releases before 1.4.2 are built against NumPy 1 and fail to import beside NumPy 2
+    # (ImportError: cannot import name 'ComplexWarning' from 'numpy.core.numeric')
+    version_requirements = (("<1.4.2", ["numpy<2"]),)
     import_name = "sklearn"
     homepage = "https://scikit-learn.org/stable/api/sklearn.metrics.html"
     issues = "https://github.com/scikit-learn/scikit-learn/issues"
@@ -160,6 +165,10 @@ class SKLearn(Adapter):
         if settings.get("zero_division") == "undefined" and average in ("macro", "weighted"):
             return (f"zero_division=undefined: sklearn has no setting that makes the {average} average "
                     "undefined when a class divides by zero (np.nan leaves the class out: zero_division=exclude)")
+        if average not in (None, "binary") and settings.get("outside") == "error":
+            return (f"outside=error: with average={average!r} sklearn reports the listed labels and counts "
+                    "every sample (its docs: 'Labels present in the data can be excluded'); only "
+                    "average='binary' refuses a third label")
         if average == "binary" and settings.get("outside") == "keep":
             return ("outside=keep: with average='binary' sklearn replaces labels by [pos_label] "
                     "(_check_set_wise_labels) and refuses a third label as multiclass")
@@ -195,6 +204,12 @@ class SKLearn(Adapter):
                 if metric == "confusion_matrix":
                     cm = M.confusion_matrix(y_true, y_pred, labels=labels)
                     return LibraryOutput(value=[[int(x) for x in row] for row in cm], raw=cm)
+                if metric in ("accuracy", "balanced_accuracy") and inputs.get("labels") is not None:
+                    declared = set(inputs["labels"])
+                    outside = [y for y in y_true + y_pred if y not in declared]
+                    if outside:
+                        raise Skip(f"{metric}: sklearn's function takes no labels, so it cannot be told that "
+                                   f"label {outside[0]!r} lies outside the declared {list(inputs['labels'])}")
                 if metric == "accuracy":
                     return LibraryOutput(value=float(M.accuracy_score(y_true, y_pred)))
                 if metric == "balanced_accuracy":
@@ -228,10 +243,13 @@ class SKLearn(Adapter):
 
     def defect_models(self) -> dict:
         """The library's value each defect predicts: -inf from the division by 1 - 1/1, and
-        the unweighted mean of the fallback (the macro average; no prediction for a report)."""
+        the unweighted mean of the fallback (the macro average; no prediction for a report);
+        f1 before 1.4: the zero_division value (1, or NaN) where P and R are both 0."""
         return {
             "adjusted-single-class-division": lambda metric, settings, inputs: float("-inf"),
             "weighted-zero-weight-fallback": _unweighted_fallback_model,
+            "f1-zero-division-without-zero-denominator": lambda metric, settings, inputs: (
+                1.0 if settings.get("zero_division") == "one" else float("nan")),
         }
 
     def defect_classifiers(self) -> dict:
@@ -240,7 +258,22 @@ class SKLearn(Adapter):
             "no-declared-label-in-y-true": _no_declared_label_in_y_true,
             "weighted-zero-weight-fallback": _weighted_zero_weight_fallback,
             "adjusted-single-class-division": _adjusted_single_class,
+            "f1-zero-division-without-zero-denominator": self._f1_zero_division,
         }
+
+    def _f1_zero_division(self, metric, settings, inputs) -> bool:
+        """Before 1.4.0, ``precision_recall_fscore_support`` sets F to zero_division wherever
+        P + R is 0 (``mask = np.isclose(denom, 0) ...; f_score[mask] = zero_division_value``,
+        1.3.0 metrics/_classification.py:1768-1772), though F = 2 tp / (2 tp + fp + fn) is 0,
+        not 0/0, once a prediction or a gold sample of the class exists; 1.4.0 computes F from
+        the counts (1.9.1 :2183-2202). Applies: before 1.4.0, f1 with average='binary',
+        zero_division one or NaN, no true positive and some positive prediction or label."""
+        if metric != "f1" or not self.in_versions("<1.4.0") or settings.get("average") != "binary" \
+                or settings.get("zero_division") not in ("one", "exclude", "undefined"):
+            return False
+        yt, yp = list(inputs.get("y_true", ())), list(inputs.get("y_pred", ()))
+        tp = sum(1 for t, p in zip(yt, yp) if t == 1 and p == 1)
+        return tp == 0 and (1 in yt or 1 in yp)
 
 
 # ------------------------------------------------------------------ helpers

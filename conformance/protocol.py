@@ -233,6 +233,24 @@ class Adapter:
                 return None, {}, f"{', '.join(bad)}: {e}"
         why = self.supports(metric, s)
         if why:
+            # the library's own value of a substituted knob may not go with the rest of the
+            # setting (sklearn refuses outside labels under average='binary' only): try the
+            # other values it offers for that knob before moving a knob the case chose
+            full = m.settings(settings)
+            named = why.split("=", 1)[0].strip()
+            for k in [named] * (named in s) + [k for k in s if s[k] != full.get(k) and k != named]:
+                allowed = self.capabilities.get(metric, {}).get(k)
+                for v in allowed if isinstance(allowed, tuple) else ():
+                    try:
+                        t = m.settings({**s, k: v})
+                    except Exception:
+                        continue
+                    if self.supports(metric, t) is None:
+                        s, why = t, None
+                        break
+                if why is None:
+                    break
+        if why:
             # a combination the library refuses (an adapter's own supports): move one more knob
             named = why.split("=", 1)[0].strip()
             for k in sorted((k for k in s if s[k] != prof.get(k)), key=lambda k: k != named):

@@ -109,8 +109,9 @@ def compare(library_value, exact, tol: Tolerance) -> Comparison:
     """Classify a library's value against an exact value under ``tol``."""
     if isinstance(exact, Undefined):
         lib_undef = library_value is None or (isinstance(library_value, float) and math.isnan(library_value))
-        return Comparison("both-undefined" if lib_undef else "undefined-mismatch",
-                          None if library_value is None else float(library_value), None, "-", "-", None, tol)
+        n = as_number(library_value)
+        shown = float(n) if isinstance(n, (int, float, Fraction)) and not isinstance(n, bool) else None
+        return Comparison("both-undefined" if lib_undef else "undefined-mismatch", shown, None, "-", "-", None, tol)
     library_value = as_number(library_value)
     if library_value is None or not isinstance(library_value, (int, float, Fraction)) or isinstance(library_value, bool):
         return Comparison("undefined-mismatch", None, to_float(exact), "-", "-", None, tol)
