@@ -391,7 +391,11 @@ AUDIT_KEYS = """claim keys (FIGURE key=value ...):
   metric=         the oracle metric, when the figure's name does not say (BLEU, WER, nDCG@10, F1, ...)
   part=NAME       the entry of a structured value (a per-type or per-query figure)
   scale=          percent or fraction (guessed from the figure: '27.3' BLEU, '4.2%' WER)
-  sacrebleu=SIG   a sacrebleu signature (nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0.0)
+  sacrebleu=SIG   a sacrebleu signature (nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0.0,
+                  or the 1.x BLEU+case.mixed+numrefs.1+smooth.exp+tok.13a+version.1.4.14)
+  LIBRARY=X.Y.Z   the release the figure was computed with (sacrebleu=1.4.14, jiwer=3.0.0, seqeval=1.0.0,
+                  ranx, nltk, sklearn): its profile is checked too, and its recorded defects when the
+                  release is installed or cached (metric-conformance versions makes the cache)
   trec_eval=CMD   a trec_eval command line (-m ndcg_cut.10 -c -l 2)
   KNOB=VALUE      any knob of the metric, stated (tokenizer=intl, case=lower, scheme=iobes, k=10);
                   `metric-conformance list` shows every knob; unstated knobs are searched

@@ -153,22 +153,25 @@ class Adapter:
     # {metric: {knob: where the library documents or deliberately implements its value}}
     profile_sources: Mapping[str, Mapping[str, str]] = {}
 
-    def _eras_here(self) -> list:
-        return [e for e in self.eras if self.in_versions(e.versions)]
+    def _eras_here(self, version: str | None = None) -> list:
+        from conformance.engine.versions import in_range
+        if version is None:
+            return [e for e in self.eras if self.in_versions(e.versions)]
+        return [e for e in self.eras if in_range(version, e.versions)]
 
-    def profile_source(self, metric: str, knob: str) -> str:
+    def profile_source(self, metric: str, knob: str, version: str | None = None) -> str:
         """Where the library documents its profile's value of ``knob`` ('' if nowhere); an
         era's value cites the change that made it."""
-        for era in self._eras_here():
+        for era in self._eras_here(version):
             if knob in era.profiles.get(metric, {}) or knob in era.profiles.get("*", {}):
                 return era.sources.get(knob, "") + f" (releases {self.library}{era.versions})"
         return self.profile_sources.get(metric, {}).get(knob, "") or self.profile_sources.get("*", {}).get(knob, "")
 
-    def profile_overrides(self, metric: str) -> dict:
-        """The profile's knob values for the installed release: ``profiles`` with the values
-        of the eras that hold for it."""
+    def profile_overrides(self, metric: str, version: str | None = None) -> dict:
+        """The profile's knob values for the installed release (or for ``version``):
+        ``profiles`` with the values of the eras that hold for it."""
         over = dict(self.profiles.get(metric, {}))
-        eras = self._eras_here()
+        eras = self._eras_here(version)
         if eras:
             names = {getattr(k, "name", k) for k in get_metric(metric).knobs}
             for era in eras:

@@ -14,7 +14,7 @@ from oracle.conventions import ConventionError, InputError, nearest
 from oracle.registry import get_metric, metric_names
 
 from conformance.formats import FILE_KEYS, FORMAT_METRICS, FORMATS, OPTION_KEYS, guess_format, load_inputs
-from conformance.audit.signatures import ClaimError, parse_sacrebleu, parse_trec_eval
+from conformance.audit.signatures import ClaimError, parse_sacrebleu, parse_trec_eval, signature_version
 
 # ------------------------------------------------------------------ figures
 
@@ -134,6 +134,10 @@ def resolve_metric(name: str, fmt: str | None = None, case_metric: str | None = 
 
 _CLAIM_KEYS = ("format", "golden", "sacrebleu", "signature", "trec_eval", "part", "scale", "metric", "conventions",
                "claim")
+# a library's name with a release number states the release the figure was computed with
+# (sacrebleu=1.4.14, jiwer=3.0.0); sacrebleu= with a signature states it by its version field
+VERSION_KEYS = ("sacrebleu", "jiwer", "seqeval", "ranx", "nltk", "sklearn", "pytrec_eval", "pycocoevalcap")
+_RELEASE = re.compile(r"^\d+(\.\d+)*([ab]|rc|\.post|\.dev)?\d*$")
 
 
 def _case_key(k: str, v: str) -> str:
@@ -159,6 +163,7 @@ class Claim:
     where: str = ""
     source: str = ""             # what the inputs were read from
     notes: list = field(default_factory=list)   # what the audit decided on its own (a detected scheme)
+    releases: dict = field(default_factory=dict)  # {adapter: release} the claim says it was computed with
 
 
 def _split_tokens(tokens: list[str]) -> tuple[str, list[tuple[str, str]]]:
@@ -252,10 +257,15 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
     files: dict = {}
     opts: dict = {}
     knobs: dict = {}
+    releases: dict = {}
     for k, v in pairs:
         k = _case_key(k, v)
         if k in FILE_KEYS:
             files.setdefault(k, []).append(v)
+        elif k in VERSION_KEYS and _RELEASE.match(v.strip()):
+            if k in releases:
+                raise ClaimError(f"{k}= given twice")
+            releases[k] = v.strip()
         elif k in OPTION_KEYS or k in _CLAIM_KEYS:
             if k in opts:
                 raise ClaimError(f"{k}= given twice")
@@ -307,7 +317,13 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
         if metric not in ("bleu", "sentence_bleu"):
             raise ClaimError(f"a sacrebleu signature states BLEU conventions, not {metric}")
         n_refs = len(files.get("ref", [])) or None
-        stated.update(parse_sacrebleu(opts.get("sacrebleu") or opts["signature"], n_refs))
+        sig = opts.get("sacrebleu") or opts["signature"]
+        stated.update(parse_sacrebleu(sig, n_refs))
+        version = signature_version(sig)
+        if version and releases.get("sacrebleu", version) != version:
+            raise ClaimError(f"sacrebleu={releases['sacrebleu']}, but the signature says version {version}")
+        if version:
+            releases["sacrebleu"] = version
     for k, v in trec_knobs.items():
         if k in {kn.name for kn in m.knobs}:
             stated[k] = v
@@ -360,7 +376,8 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
             notes.append(f"scheme={scheme}: detected from the tags (the claim states no scheme; "
                          f"the default {m.settings({})['scheme']} does not read them)")
     return Claim(text=text, figure=figure, metric=metric, fixed=fixed, stated=stated, inputs=inputs, part=part,
-                 scale=_scale(figure, metric, scale_opt), where=where, source=source, notes=notes)
+                 scale=_scale(figure, metric, scale_opt), where=where, source=source, notes=notes,
+                 releases=releases)
 
 
 def read_claims(path) -> list[Claim]:

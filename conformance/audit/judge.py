@@ -110,6 +110,7 @@ class Audit:
     seconds: float
     searched: list
     notes: list = field(default_factory=list)
+    releases: list = field(default_factory=list)   # ReleaseCheck per release the claim names
 
     @property
     def stated_row(self) -> Row:
@@ -129,7 +130,8 @@ class Audit:
                 "stated_value": self.stated_row.to_json(), "verdict": self.verdict,
                 "searched_knobs": self.searched, "settings": len(self.rows), "notes": self.notes,
                 "reproducing": [r.to_json() for r in self.reproducing],
-                "rows": [r.to_json() for r in self.rows], "seconds": round(self.seconds, 3)}
+                "rows": [r.to_json() for r in self.rows], "seconds": round(self.seconds, 3),
+                "releases": [rc.to_json() for rc in self.releases]}
 
 
 def _frac(q: Fraction) -> str:
@@ -177,7 +179,12 @@ def audit(claim: Claim) -> Audit:
     else:
         verdict = VERDICTS[2]
     searched = [k for k in SPACES.get(claim.metric, {}) if k not in claim.fixed]
-    return Audit(claim, stated, m.signature(stated), rows, verdict, time.perf_counter() - t0, searched, notes)
+    releases = []
+    if getattr(claim, "releases", None):
+        from conformance.audit.releases import check_releases
+        releases = check_releases(claim, lambda v: _judge(v, claim, nplaces))
+    return Audit(claim, stated, m.signature(stated), rows, verdict, time.perf_counter() - t0, searched, notes,
+                 releases)
 
 
 def audit_claims(claims: list) -> list:

@@ -83,6 +83,10 @@ def render(audits: list, show: int = 8, all_rows: bool = False) -> str:
                      f"{len(rep)} reproduce ({a.seconds:.2f} s)")
         for note in a.notes:
             lines.append(f"  {note}")
+        if a.releases:
+            from conformance.audit.releases import render_lines
+            lines.append("  the release the claim names:")
+            lines.extend(render_lines(a.releases))
         idle = no_effect(a)
         if idle:
             lines.append(f"  no effect here (any value gives the same figure): {', '.join(idle)}")

@@ -66,6 +66,18 @@ def parse_sacrebleu(signature: str, n_refs: int | None = None) -> dict:
     return out
 
 
+def signature_version(signature: str) -> str | None:
+    """The sacrebleu release a signature names (``version:2.0.0``, ``+version.1.4.14``,
+    ``v:2.0.0``), or None."""
+    text = signature.strip()
+    items = [p.split(".", 1) for p in text.split("+")[1:]] if text.upper().startswith("BLEU+") else \
+        [p.split(":", 1) for p in text.split("|")]
+    for it in items:
+        if len(it) == 2 and it[0].strip().lower() in ("version", "v"):
+            return it[1].strip()
+    return None
+
+
 # trec_eval measure -> (metric, whether it takes a cutoff parameter)
 _TREC_MEASURES = {"ndcg_cut": ("ndcg", True), "ndcg": ("ndcg", False), "P": ("precision_at_k", True),
                   "recall": ("recall_at_k", True), "map_cut": ("average_precision", True),
