@@ -78,6 +78,9 @@ def _weights_ok(value: str, settings: Mapping[str, str]) -> bool:
 class PyCocoEvalCap(Adapter):
     name = "pycocoevalcap"
     library = "pycocoevalcap"
+    # 1.2 is the only release on PyPI (the 2020 packaging of coco-caption)
+    versions = ">=1.2,<2"
+    matrix_versions = ("1.2",)
     import_name = "pycocoevalcap.cider.cider"
     homepage = "https://github.com/salaniz/pycocoevalcap"
     issues = "https://github.com/salaniz/pycocoevalcap/issues"

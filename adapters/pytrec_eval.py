@@ -76,7 +76,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Mapping
 
-from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
+from conformance.protocol import ANY, Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from ._ranking_inputs import cut, exact_score, float_run, int_qrels
@@ -94,6 +94,17 @@ _TOL = Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
 class PyTrecEval(Adapter):
     name = "pytrec_eval"
     library = "pytrec-eval-terrier"
+    # the terrier fork (the maintained one; the original pytrec_eval 0.5 does not build on
+    # Python 3.11); 0.5.1-0.5.4 have no wheel for 3.11 either
+    versions = ">=0.5.1,<0.6"
+    matrix_versions = ("0.5.5", "0.5.11")
+    # before 0.5.8 a query whose judgement dict is empty is evaluated (every measure 0);
+    # 0.5.8 drops it (the fix of pytrec_eval issue 57, __init__.py:125-126)
+    eras = (Era("<0.5.8", {"*": {"empty_judgments": "query"}}, {
+        "empty_judgments": "pytrec-eval-terrier before 0.5.8 passes a query with an empty judgement dict to "
+                           "trec_eval, which scores it 0 (releases 0.5.7 and 0.5.8 compared here: "
+                           "RelevanceEvaluator({'q1': {}, 'q2': {'d': 1}}, {'P_5'}) evaluates q1 in 0.5.7, drops "
+                           "it in 0.5.8; the fix cites https://github.com/cvangysel/pytrec_eval/issues/57)"}),)
     import_name = "pytrec_eval"
     homepage = "https://github.com/terrierteam/pytrec_eval"
     issues = "https://github.com/terrierteam/pytrec_eval/issues"

@@ -154,7 +154,8 @@ def cmd_list(args) -> int:
         print(f"      signature: {m['default_signature']}")
     print("adapters:")
     for a in adapters:
-        print(f"  {a['name']:<10} {a['library']} {a['version']}  metrics: {', '.join(a['metrics'])}")
+        rng = f" (adapter range {a['library']}{a['versions']})" if a.get("versions") else ""
+        print(f"  {a['name']:<10} {a['library']} {a['version']}{rng}  metrics: {', '.join(a['metrics'])}")
     for n, r in unavailable:
         print(f"  {n:<10} unavailable: {r}")
     return EXIT_OK
