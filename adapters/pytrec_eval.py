@@ -202,7 +202,19 @@ class PyTrecEval(Adapter):
     def defect_classifiers(self) -> dict:
         return {
             "float32-scores": _float32_ties,
+            "empty-judgments-zero-success": self._empty_judgments_zero_success,
         }
+
+    def _empty_judgments_zero_success(self, metric, settings, inputs) -> bool:
+        """Before 0.5.8, with a query whose judgement dict is empty, success@k of the other
+        queries comes back 0 (0.5.7: success_5 of a query ranking its relevant document first is
+        0; P_5, recip_rank, map and ndcg of that query are right). Seen on releases 0.5.5-0.5.7;
+        0.5.8 drops the empty query. No model: recorded on its input. Applies: before 0.5.8,
+        hit_rate, an empty-judged query and another judged one."""
+        if metric != "hit_rate" or not self.in_versions("<0.5.8"):
+            return False
+        qrels = inputs.get("qrels", {})
+        return any(not j for j in qrels.values()) and any(j for j in qrels.values())
 
     def defect_models(self) -> dict:
         """The library's value the defect predicts: the oracle with the scores rounded to float32.

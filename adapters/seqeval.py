@@ -76,18 +76,18 @@ from __future__ import annotations
 
 import warnings
 from fractions import Fraction
+from functools import partial
 from typing import Mapping
 
 from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
 
-_NO_MODE = "<1.2.0"      # score functions without mode, scheme, zero_division (average ignored)
-_NO_SCHEME = "<1.0.0"    # no seqeval.scheme, no v1, a text-only classification_report
 from oracle.compare import Tolerance
 
-SCHEME_CLASSES = {"iob1": "IOB1", "iob2": "IOB2", "ioe1": "IOE1", "ioe2": "IOE2", "iobes": "IOBES",
-                  "bilou": "BILOU"}
+from ._seqeval_entities import (_NO_MODE, _NO_SCHEME, _SCORE, SCHEME_CLASSES, _library_options,  # noqa: F401
+                                _scheme_class, _sentences, library_entities, library_stats)
+
 _ZD_ARG = {"zero": "warn", "one": 1}
-_SCORE = {"entity_precision": 0, "entity_recall": 1, "entity_f1": 2}
+
 
 
 def _beta_is_one(value: str, settings: Mapping[str, str]) -> bool:
@@ -225,78 +225,9 @@ class SeqEval(Adapter):
         metrics; the report's rows carry other values beside them: no prediction)."""
         def scalar(value):
             return lambda metric, settings, inputs: None if metric == "entity_report" else value
-        from oracle.registry import compute
-
-        def micro(metric, settings, inputs):
-            return compute(metric, inputs, {**settings, "average": "micro"}).value
-
-        def last_part(metric, settings, inputs):
-            return compute(metric, _types_after_last_hyphen(settings, inputs), settings).value
-        def gold_rows(metric, settings, inputs):
-            full = compute(metric, inputs, settings).value
-            gold_types = sorted({e[3] for e in library_entities(_library_options(settings), inputs["gold"])})
-            if not gold_types:
-                return None
-            part = compute(metric, inputs, {**settings, "labels": ",".join(gold_types)}).value
-            return {k: v for k, v in part.items() if k != "micro avg"} | {"micro avg": full["micro avg"]}
+        H = _history()
         return {"macro-average-of-no-type": scalar(float("nan")),
-                "weighted-no-gold-zero-division": scalar(0.0),
-                "average-ignored": micro, "type-after-last-hyphen": last_part,
-                "bilou-default-mode": _from_library_entities, "report-gold-types-only": gold_rows,
-                "report-zero-division-ignored": lambda m, st, i: compute(m, i, {**st, "zero_division": "zero"}).value}
-
-    def _average_ignored(self, metric, settings, inputs) -> bool:
-        """Before 1.2.0 ``f1_score``, ``precision_score`` and ``recall_score`` take
-        ``average`` and never read it: they return the micro average (1.1.1
-        metrics/sequence_labeling.py:149-186; 0.0.12 :140-151). Commit a3d6837 (2020-10-15,
-        'Update f1_score to allow averages(None, macro, weighted)'), released in 1.2.0, reads
-        it. Applies: before 1.2.0, a score metric and an average other than micro."""
-        return self.in_versions(_NO_MODE) and metric in _SCORE and settings.get("average") != "micro"
-
-    def _type_after_last_hyphen(self, metric, settings, inputs) -> bool:
-        """0.0.12's ``get_entities`` takes the type as ``chunk.split('-')[-1]``
-        (sequence_labeling.py:44), so B-ARGM-LOC is a LOC; 1.0.0 takes
-        ``chunk[1:].split('-', 1)[-1]`` (PR #38). Applies: before 1.0.0, the default mode
-        (prefix-type tags) and some type holding a hyphen."""
-        if not self.in_versions(_NO_SCHEME):
-            return False
-        return any(t.count("-") > 1 for s in _sentences(inputs) for t in s if t != "O")
-
-    def _report_no_type_raises(self, metric, settings, inputs) -> bool:
-        """1.0-1.1's ``classification_report`` averages the rows with ``np.average(...,
-        weights=support)``, which raises ZeroDivisionError 'Weights sum to zero' when no gold
-        entity exists (1.0.0 metrics/v1.py reporters). Applies: before 1.2.0, the report and no
-        gold entity in seqeval's reading."""
-        if metric != "entity_report" or not self.in_versions(_NO_MODE) or settings.get("reading") == "strict":
-            return False
-        opts = _library_options(settings)
-        return not library_entities(opts, [list(s) for s in inputs.get("gold", ())])
-
-    def _report_zero_division_ignored(self, metric, settings, inputs) -> bool:
-        """1.0-1.1's default-mode ``classification_report`` takes ``zero_division`` and
-        writes 0 for a type without a prediction all the same (its per-type precision
-        comes from the old score functions, which have no such option). 1.2.0 (PR #61)
-        passes it on. Applies: before 1.2.0, the report in the default mode, zero_division
-        one, and a gold type with no prediction or a predicted type with no gold."""
-        if metric != "entity_report" or not self.in_versions(_NO_MODE) or settings.get("reading") == "strict" \
-                or settings.get("zero_division") != "one":
-            return False
-        st = library_stats(_library_options(settings), [list(x) for x in inputs.get("gold", ())],
-                           [list(x) for x in inputs.get("pred", ())])
-        return any(st["pred"][t] == 0 or st["gold"][t] == 0 for t in st["tp"])
-
-    def _report_gold_types_only(self, metric, settings, inputs) -> bool:
-        """1.0-1.1's default-mode ``classification_report`` (metrics/sequence_labeling.py,
-        the report built from ``y_true``'s types) has a row for each gold type only, and its
-        macro and weighted rows average those; the micro row counts every prediction. 1.2.0
-        (PR #61) reports every type found. Applies: before 1.2.0, the report in the default
-        mode, and a predicted type with no gold entity."""
-        if metric != "entity_report" or not self.in_versions(_NO_MODE) or settings.get("reading") == "strict":
-            return False
-        opts = _library_options(settings)
-        gold = {e[3] for e in library_entities(opts, [list(s) for s in inputs.get("gold", ())])}
-        pred = {e[3] for e in library_entities(opts, [list(s) for s in inputs.get("pred", ())])}
-        return bool(gold) and bool(pred - gold)
+                "weighted-no-gold-zero-division": scalar(0.0), **H.MODELS}
 
     def defect_classifiers(self) -> dict:
         return {
@@ -308,20 +239,11 @@ class SeqEval(Adapter):
             "no-tokens-raises": _no_tokens,
             "macro-average-of-no-type": _macro_of_no_type,
             "weighted-no-gold-zero-division": _weighted_no_gold,
-            "average-ignored": self._average_ignored,
-            "type-after-last-hyphen": self._type_after_last_hyphen,
-            "report-no-type-raises": self._report_no_type_raises,
-            "report-gold-types-only": self._report_gold_types_only,
-            "report-zero-division-ignored": self._report_zero_division_ignored,
+            **{name: partial(fn, self) for name, fn in _history().CLASSIFIERS.items()},
         }
 
 
 # ------------------------------------------------------------------ helpers
-
-def _scheme_class(scheme: str):
-    from seqeval import scheme as S
-    return getattr(S, SCHEME_CLASSES[scheme])
-
 
 def _number(x):
     """A NumPy scalar as the Python int or float it holds."""
@@ -333,45 +255,6 @@ def _report(rep: Mapping) -> dict:
     """seqeval's report dict with the column ``f1-score`` named ``f1`` (the oracle's name)."""
     return {row: {("f1" if col == "f1-score" else col): _number(v) for col, v in cols.items()}
             for row, cols in rep.items()}
-
-
-def library_entities(options: Mapping, sentences: list) -> list[tuple[int, int, int, str]]:
-    """The entities (sentence, start, end exclusive, type) seqeval's scores count: in the
-    default mode ``get_entities`` over the corpus joined with an ``O`` after each sentence
-    (its own flattening), in strict mode ``Tokens(...).entities`` sentence by sentence."""
-    from seqeval.metrics.sequence_labeling import get_entities
-
-    sentences = [list(s) for s in sentences]
-    out = []
-    if options["strict"]:
-        from seqeval.scheme import Tokens
-        cls = _scheme_class(options["scheme"])
-        for i, s in enumerate(sentences):
-            out.extend((i, e.start, e.end, e.tag) for e in Tokens(s, cls, suffix=options["suffix"]).entities)
-        return out
-    starts, pos = [], 0
-    for s in sentences:
-        starts.append(pos)
-        pos += len(s) + 1
-    for typ, start, end in get_entities(sentences, options["suffix"]) if sentences else []:
-        i = max(k for k, p in enumerate(starts) if p <= start)
-        out.append((i, start - starts[i], end + 1 - starts[i], typ))
-    return out
-
-
-def library_stats(options: Mapping, y_true: list, y_pred: list) -> dict:
-    """Per-type tp, pred and gold counts of seqeval's own entity sets, and their totals
-    (the oracle's statistic names)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        gold = set(library_entities(options, y_true))
-        pred = set(library_entities(options, y_pred))
-    types = sorted({e[3] for e in gold | pred})
-    tp = {t: sum(1 for e in pred & gold if e[3] == t) for t in types}
-    np_ = {t: sum(1 for e in pred if e[3] == t) for t in types}
-    ng = {t: sum(1 for e in gold if e[3] == t) for t in types}
-    return {"tp": tp, "pred": np_, "gold": ng, "tp_total": sum(tp.values()), "pred_total": sum(np_.values()),
-            "gold_total": sum(ng.values())}
 
 
 def _oracle_chunks(settings: Mapping, sentence: list) -> list:
@@ -395,9 +278,6 @@ def _split(tag: str, settings: Mapping) -> tuple[str, str]:
         prefix, typ = tag.split("-", 1)
     return prefix, typ
 
-
-def _sentences(inputs: Mapping) -> list:
-    return [list(s) for k in ("gold", "pred") for s in inputs.get(k, ())]
 
 
 def _reading_differs(settings: Mapping, inputs: Mapping, trigger) -> bool:
@@ -496,52 +376,11 @@ def _no_tokens(metric, settings, inputs) -> bool:
     return metric == "token_accuracy" and sum(len(s) for s in inputs.get("gold", ())) == 0
 
 
-def _from_library_entities(metric, settings, inputs):
-    """The score the library's own entity sets give (``library_stats``), by the definition:
-    a defect of reading alone changes the entities, not the arithmetic. Micro, macro or
-    weighted P, R, F1 (beta 1), a zero division giving 0 or 1; None for the report."""
-    if metric not in _SCORE or Fraction(settings.get("beta", "1")) != 1:
-        return None
-    st = library_stats(_library_options(settings), [list(s) for s in inputs["gold"]],
-                       [list(s) for s in inputs["pred"]])
-    zd = Fraction(1) if settings.get("zero_division") == "one" else Fraction(0)
+def _history():
+    """The classifiers and models of the defects of old releases (adapters/_seqeval_history.py)."""
+    from . import _seqeval_history
+    return _seqeval_history
 
-    def prf(tp, pred, gold):
-        p = Fraction(tp, pred) if pred else zd
-        r = Fraction(tp, gold) if gold else zd
-        return p, r, (2 * p * r / (p + r) if p + r else Fraction(0))
-    k = _SCORE[metric]
-    average = settings.get("average", "micro")
-    if average == "micro":
-        return float(prf(st["tp_total"], st["pred_total"], st["gold_total"])[k])
-    types = sorted(st["tp"])
-    if not types:
-        return None
-    vals = [prf(st["tp"][t], st["pred"][t], st["gold"][t])[k] for t in types]
-    if average == "macro":
-        return float(sum(vals) / len(vals))
-    weights = [st["gold"][t] for t in types]
-    return float(sum(v * w for v, w in zip(vals, weights)) / sum(weights)) if sum(weights) else None
-
-
-def _types_after_last_hyphen(settings: Mapping, inputs: Mapping) -> dict:
-    """The inputs with every tag's type cut to what follows its last hyphen (0.0.12's)."""
-    def cut(tag):
-        if tag == "O" or "-" not in tag:
-            return tag
-        if settings.get("tag_format") == "type-prefix":   # type_ = chunk.split('-')[0]
-            typ, prefix = tag.rsplit("-", 1)
-            return f"{typ.split('-')[0]}-{prefix}"
-        prefix, typ = tag.split("-", 1)                    # type_ = chunk.split('-')[-1]
-        return f"{prefix}-{typ.split('-')[-1]}"
-    return {**inputs, "gold": [[cut(t) for t in s] for s in inputs["gold"]],
-            "pred": [[cut(t) for t in s] for s in inputs["pred"]]}
-
-
-def _library_options(settings: Mapping) -> dict:
-    """The options ``library_entities`` reads, from a knob setting."""
-    return {"strict": settings.get("reading") == "strict", "scheme": settings.get("scheme", "iob2"),
-            "suffix": settings.get("tag_format") == "type-prefix"}
 
 
 def _entity_types(settings: Mapping, inputs: Mapping) -> set:

@@ -165,10 +165,6 @@ class SKLearn(Adapter):
         if settings.get("zero_division") == "undefined" and average in ("macro", "weighted"):
             return (f"zero_division=undefined: sklearn has no setting that makes the {average} average "
                     "undefined when a class divides by zero (np.nan leaves the class out: zero_division=exclude)")
-        if average not in (None, "binary") and settings.get("outside") == "error":
-            return (f"outside=error: with average={average!r} sklearn reports the listed labels and counts "
-                    "every sample (its docs: 'Labels present in the data can be excluded'); only "
-                    "average='binary' refuses a third label")
         if average == "binary" and settings.get("outside") == "keep":
             return ("outside=keep: with average='binary' sklearn replaces labels by [pos_label] "
                     "(_check_set_wise_labels) and refuses a third label as multiclass")
@@ -176,6 +172,8 @@ class SKLearn(Adapter):
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
         opts: dict = {"label_set": settings["label_set"]}
+        if "outside" in settings and settings.get("average") not in (None, "binary"):
+            opts["outside"] = settings["outside"]
         average = settings.get("average")
         zd = settings.get("zero_division")
         if average is not None:
@@ -204,12 +202,6 @@ class SKLearn(Adapter):
                 if metric == "confusion_matrix":
                     cm = M.confusion_matrix(y_true, y_pred, labels=labels)
                     return LibraryOutput(value=[[int(x) for x in row] for row in cm], raw=cm)
-                if metric in ("accuracy", "balanced_accuracy") and inputs.get("labels") is not None:
-                    declared = set(inputs["labels"])
-                    outside = [y for y in y_true + y_pred if y not in declared]
-                    if outside:
-                        raise Skip(f"{metric}: sklearn's function takes no labels, so it cannot be told that "
-                                   f"label {outside[0]!r} lies outside the declared {list(inputs['labels'])}")
                 if metric == "accuracy":
                     return LibraryOutput(value=float(M.accuracy_score(y_true, y_pred)))
                 if metric == "balanced_accuracy":
@@ -218,6 +210,15 @@ class SKLearn(Adapter):
                 if metric == "per_class_accuracy":
                     r = M.recall_score(y_true, y_pred, labels=labels, average=None, zero_division=np.nan)
                     return LibraryOutput(value=_keyed(labels, y_true, y_pred, r), raw=r)
+                if metric in _PRF and options.get("outside") == "error" and options.get("average") != "binary" \
+                        and inputs.get("labels") is not None:
+                    declared = set(inputs["labels"])
+                    stray = next((y for y in y_true + y_pred if y not in declared), None)
+                    if stray is not None:
+                        raise Skip(f"outside=error: with average={options.get('average')!r} sklearn counts the "
+                                   f"samples of label {stray!r}, outside labels={list(inputs['labels'])} (its docs: "
+                                   "'Labels present in the data can be excluded'); it has no setting that refuses "
+                                   "them (only average='binary' refuses a third label)")
                 if metric in _PRF:
                     average = options["average"]
                     kw = dict(labels=labels, average=average, zero_division=zd)

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from conformance.cli_common import EXIT_OK, EXIT_UNEXPECTED, UsageError, _load_adapters
+from conformance.cli_common import EXIT_OK, EXIT_UNEXPECTED, UsageError
 
 
 def add_parser(sub) -> None:
@@ -75,7 +75,6 @@ def extra_requirements(adapter, version: str) -> list[str]:
 def cmd_versions(args) -> int:
     from conformance import venvs
     from conformance.reports import matrix as M
-    from conformance.reports.writers import read_jsonl
     from conformance.engine.resolve import resolve_adapter
     if args.examples < 0 or args.timeout <= 0:
         raise UsageError("--examples must be >= 0 and --timeout positive")

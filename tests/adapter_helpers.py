@@ -61,3 +61,15 @@ def defect_is_recorded(e) -> bool:
     """A defect entry is recognised by its classifier (with the adapter's model) or recorded
     on its own input (a golden case, or the minimal input of a property)."""
     return bool(e.get("classifier") or e.get("property") or e.get("cases"))
+
+
+def in_installed_range(library: str, entry) -> bool:
+    """The known-failure entry holds for the installed release of ``library`` (the others
+    are replayed in their own releases by tests/test_versions.py)."""
+    import importlib.metadata
+    from conformance.engine.versions import in_range
+    versions = entry.get("versions") if isinstance(entry, dict) else getattr(entry, "versions", None)
+    try:
+        return in_range(importlib.metadata.version(library), versions)
+    except importlib.metadata.PackageNotFoundError:
+        return versions is None

@@ -39,8 +39,7 @@ def build(columns: list[dict]) -> dict:
             k = _kind(r)
             by_test[(r.metric, k, r.test)][c["version"]] = r
             summary[(r.metric, k)][c["version"]][r.outcome] += 1
-            if k == "known":
-                titles[(r.metric, k, r.test)] = r.known_title or r.description
+            titles.setdefault((r.metric, k, r.test), r.known_title or r.description)
     rows = []
     metrics = sorted({m for m, _ in summary})
     order = {"golden": 0, "property": 1, "invalid-input": 2, "divergence": 3, "known": 4}
@@ -68,7 +67,7 @@ def build(columns: list[dict]) -> dict:
             if k != "known" and not differs:
                 continue
             detail = {v: _detail(seen[v]) for v in seen}
-            rows.append({"metric": m, "row": t, "kind": k, "title": titles.get((mm, k, t), ""),
+            rows.append({"metric": m, "row": t, "kind": k, "title": titles.get((mm, k, t), "") if k in ("known", "golden") else "",
                          "cells": cells, "detail": detail})
         del tests
     return {"versions": versions, "unavailable": unavailable, "rows": rows}
