@@ -234,8 +234,15 @@ def judge_case(adapter, metric: str, settings: Mapping, inputs: Mapping, explain
             if not material:
                 material, immaterial = others, {}
     v = judge(adapter, metric, run, inputs, explain_it=explain_it)
+    if v.status == "oracle-error" and not any(b == "error" for a, b in substituted.values()):
+        # the input is tied to the case's setting (a document-frequency corpus given for
+        # df=corpus, say): at the library's own setting there is nothing to judge
+        return Verdict("not-applicable", message="at the nearest setting the library can take ("
+                       + ", ".join(f"{k}={b}" for k, (a, b) in substituted.items())
+                       + f") the spec refuses this input: {v.message}", oracle_result=case_result)
     if v.status == "oracle-error":
-        # the library's own setting refuses this input: it must refuse it too, and that
+        # the library's own convention is to refuse (a knob at its value 'error':
+        # empty_reference=error, outside=error): it must refuse this input too, and that
         # refusal is where its convention departs from the case's value
         knobs = ", ".join(f"{k}={b}" for k, (a, b) in substituted.items())
         w = judge_invalid(adapter, metric, run, inputs, v.message)
