@@ -156,6 +156,14 @@ class SKLearn(Adapter):
 
     # ------------------------------------------------------------ configuration
 
+    def __init__(self):
+        if self.in_versions("<1.3"):
+            # zero_division=np.nan (exclude, undefined) arrived in 1.3 ('versionadded:: 1.3')
+            self.capabilities = {m: ({**c, "zero_division": tuple(v for v in c["zero_division"]
+                                                                    if v in ("zero", "one"))}
+                                     if isinstance(c.get("zero_division"), tuple) else c)
+                                 for m, c in self.capabilities.items()}
+
     def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
         """The declared capabilities, and two combinations the library cannot express."""
         why = super().supports(metric, settings)
