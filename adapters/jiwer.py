@@ -130,25 +130,29 @@ def _in(spec: str) -> bool:
 
 
 def word_transform(settings: Mapping[str, str]):
-    """The jiwer transform that reproduces the word knobs (``wer_default`` under the profile)."""
+    """The jiwer transform that reproduces the word knobs (``wer_default`` under the profile).
+    jiwer 2.2 has ``_default_transform`` (RemoveMultipleSpaces, Strip, SentencesToListOfWords,
+    RemoveEmptyStrings; measures.py:46-53), and its knob steps end in those last two."""
     import jiwer
     if _in(_CONCATENATES):
-        return _word_transform_22(settings)
-    from jiwer.transformations import wer_default
+        from jiwer.measures import _default_transform as default
+        last = [jiwer.SentencesToListOfWords(), jiwer.RemoveEmptyStrings()]
+    else:
+        from jiwer.transformations import wer_default as default
+        last = [jiwer.ReduceToListOfListOfWords()]
 
     if settings["tokenize"] in ("jiwer", "whitespace") and settings["case"] == "mixed" \
             and settings["punctuation"] == "keep":
         # the library's default, which its README calls whitespace tokenization (and which the
         # oracle's tokenize=jiwer reproduces, single tabs and no-break spaces included)
-        return wer_default
+        return default
     steps = _text_steps(settings)
     tok = settings["tokenize"]
     if tok == "jiwer":
         steps += [jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
     elif tok == "whitespace":
         steps.append(jiwer.SubstituteRegexes({r"\s+": " "}))
-    steps.append(jiwer.ReduceToListOfListOfWords())
-    return jiwer.Compose(steps)
+    return jiwer.Compose(steps + last)
 
 
 def char_transform(settings: Mapping[str, str]):
@@ -171,24 +175,6 @@ def char_transform(settings: Mapping[str, str]):
     elif ws == "remove":
         steps.append(jiwer.SubstituteRegexes({r"\s+": ""}))
     steps.append(tr.ReduceToListOfListOfChars())
-    return jiwer.Compose(steps)
-
-
-def _word_transform_22(settings):
-    """jiwer 2.2: ``_default_transform`` (RemoveMultipleSpaces, Strip, SentencesToListOfWords,
-    RemoveEmptyStrings; measures.py:46-53), or the knobs' steps before the last two."""
-    import jiwer
-    from jiwer.measures import _default_transform
-    if settings["tokenize"] in ("jiwer", "whitespace") and settings["case"] == "mixed" \
-            and settings["punctuation"] == "keep":
-        return _default_transform
-    steps = _text_steps(settings)
-    tok = settings["tokenize"]
-    if tok == "jiwer":
-        steps += [jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
-    elif tok == "whitespace":
-        steps.append(jiwer.SubstituteRegexes({r"\s+": " "}))
-    steps += [jiwer.SentencesToListOfWords(), jiwer.RemoveEmptyStrings()]
     return jiwer.Compose(steps)
 
 
