@@ -238,8 +238,6 @@ class SacreBLEU(Adapter):
         """sacrebleu's pooled raw statistics (matches, totals, hyp_len, ref_len) for this input."""
         if self.in_versions(_V1):
             opts = dict(self.options(metric, settings), smooth_method="none", smooth_value=None)
-            if metric == "sentence_bleu":
-                return self._call_v1(metric, opts, inputs).stats
             return self._call_v1(metric, opts, inputs).stats
         from sacrebleu.metrics import BLEU
 

@@ -90,10 +90,10 @@ def cmd_versions(args) -> int:
     t0 = time.perf_counter()
     columns, heads = [], {}
     installed = adapter.version()
+    from conformance.engine.versions import in_range
     for v in versions:
         col = {"version": v, "records": None, "reason": ""}
         columns.append(col)
-        from conformance.engine.versions import in_range
         if adapter.versions and not in_range(v, adapter.versions):
             col["reason"] = f"not-applicable: version {v} is outside this adapter's range ({adapter.library}{adapter.versions})"
             say(f"{adapter.library} {v}: {col['reason']}")

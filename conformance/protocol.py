@@ -154,9 +154,9 @@ class Adapter:
     profile_sources: Mapping[str, Mapping[str, str]] = {}
 
     def _eras_here(self, version: str | None = None) -> list:
+        """The eras that hold for ``version`` (default: the installed release)."""
         from conformance.engine.versions import in_range
-        if version is None:
-            return [e for e in self.eras if self.in_versions(e.versions)]
+        version = self.version() if version is None else version
         return [e for e in self.eras if in_range(version, e.versions)]
 
     def profile_source(self, metric: str, knob: str, version: str | None = None) -> str:
@@ -237,8 +237,8 @@ class Adapter:
         why = self.supports(metric, s)
         if why:
             # the library's own value of a substituted knob may not go with the rest of the
-            # setting (sklearn refuses outside labels under average='binary' only): try the
-            # other values it offers for that knob before moving a knob the case chose
+            # setting (an adapter's supports() refuses the combination): try the other values
+            # it offers for that knob before moving a knob the case chose
             full = m.settings(settings)
             named = why.split("=", 1)[0].strip()
             for k in [named] * (named in s) + [k for k in s if s[k] != full.get(k) and k != named]:
@@ -303,6 +303,14 @@ class Adapter:
         A classifier alone never makes a finding known: the model must predict the
         library's value on the new input (``KnownIndex.recognise``)."""
         return {}
+
+
+def profile_overrides(adapter, metric: str) -> dict:
+    """An adapter's profile overrides for the installed release (a duck-typed adapter
+    without ``profile_overrides``: its ``profiles``)."""
+    if hasattr(adapter, "profile_overrides"):
+        return adapter.profile_overrides(metric)
+    return dict(getattr(adapter, "profiles", {}).get(metric, {}))
 
 
 def load_object(spec: str):

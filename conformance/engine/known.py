@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
+from conformance.protocol import profile_overrides
 from conformance.reports.records import decode_non_finite, encode_non_finite
 
 KNOWN_DIR = Path(__file__).resolve().parents[2] / "adapters" / "known_failures"
@@ -189,7 +190,7 @@ class KnownIndex:
     def _settings_of(self, e: KnownFailure) -> dict:
         from oracle.registry import get_metric
         try:
-            return get_metric(e.metric).settings({**_overrides(self.adapter, e.metric),
+            return get_metric(e.metric).settings({**profile_overrides(self.adapter, e.metric),
                                                   **e.conventions})
         except Exception:
             return {}
@@ -349,11 +350,3 @@ def write_known(adapter_name: str, library: str, version: str, entries: list[Kno
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
     return path
-
-
-def _overrides(adapter, metric: str) -> dict:
-    """The adapter's profile overrides for the installed release (an adapter without
-    ``profile_overrides``: its ``profiles``)."""
-    if hasattr(adapter, "profile_overrides"):
-        return adapter.profile_overrides(metric)
-    return dict(getattr(adapter, "profiles", {}).get(metric, {}))

@@ -20,6 +20,7 @@ from conformance.engine.isolation import LibraryDied, Limits, isolated
 from conformance.engine.known import KnownIndex, load_known
 from conformance.engine.plans import plan_for
 from conformance.engine.properties import property_names, run_property
+from conformance.protocol import profile_overrides
 from conformance.reports.records import Record, reproduce_command
 
 
@@ -112,7 +113,7 @@ def run_known_entry(adapter, entry, outside: bool = False, known: KnownIndex | N
         r.verdicts = {"versions": "outside", "range": entry.versions}
     m = get_metric(entry.metric)
     try:
-        settings = m.settings({**_overrides(adapter, entry.metric), **entry.conventions})
+        settings = m.settings({**profile_overrides(adapter, entry.metric), **entry.conventions})
     except ConventionError as e:
         r.outcome, r.message = "error", f"known failure {entry.id}: {e}"
         return r
@@ -153,8 +154,9 @@ def _outside_range(r: Record, v, entry, adapter, known, settings) -> Record:
     that entry's known failure."""
     version = adapter.version()
     where = f"{entry.id} is recorded for {adapter.library} {entry.versions}; this is {version}"
+    disagrees = v.status in ("disagree", "error", "accepts-invalid", "crash")
     other = None
-    if known is not None and v.status in ("disagree", "error", "accepts-invalid", "crash"):
+    if known is not None and disagrees:
         other = known.recognise(entry.metric, settings, entry.inputs, None, library_value=v.library_value)
     if other is not None:
         r.outcome = "known-failure"
@@ -164,12 +166,11 @@ def _outside_range(r: Record, v, entry, adapter, known, settings) -> Record:
     elif v.status in ("agree", "refuses"):
         r.outcome = "pass"
         r.message = f"{where}, which agrees with the oracle here: the defect is absent, as recorded"
-    elif v.status in ("disagree", "error", "accepts-invalid", "crash") and (
-            repr(v.library_value) == repr(entry.library_value) or _same_float(v.library_value, entry.library_value)):
+    elif disagrees and _same_float(v.library_value, entry.library_value):
         r.outcome = "fail"
         r.message = (f"{where}, and it fails the recorded way here too: widen the entry's versions "
                      f"(library {v.library_value!r})")
-    elif v.status in ("disagree", "error", "accepts-invalid", "crash"):
+    elif disagrees:
         r.outcome = "fail"
         r.message = (f"{where}; here the library gives {v.library_value!r} (recorded {entry.library_value!r}), "
                      "which disagrees with the oracle too")
@@ -404,11 +405,3 @@ def _run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, reco
 
 def default_jobs() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
-
-
-def _overrides(adapter, metric: str) -> dict:
-    """The adapter's profile overrides for the installed release (an adapter without
-    ``profile_overrides``: its ``profiles``)."""
-    if hasattr(adapter, "profile_overrides"):
-        return adapter.profile_overrides(metric)
-    return dict(getattr(adapter, "profiles", {}).get(metric, {}))

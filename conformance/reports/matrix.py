@@ -57,7 +57,6 @@ def build(columns: list[dict]) -> dict:
                 cells[v] = CELL[worst] if worst else "n.a."
                 detail[v] = ", ".join(f"{n} {CELL.get(o, o)}" for o, n in sorted(counts.items()))
             rows.append({"metric": m, "row": f"{k} (all)", "kind": k, "title": "", "cells": cells, "detail": detail})
-        tests = sorted(t for (mm, k, t) in by_test if mm == m)
         for (mm, k, t) in sorted(by_test, key=lambda x: (order.get(x[1], 9), x[2])):
             if mm != m:
                 continue
@@ -69,7 +68,6 @@ def build(columns: list[dict]) -> dict:
             detail = {v: _detail(seen[v]) for v in seen}
             rows.append({"metric": m, "row": t, "kind": k, "title": titles.get((mm, k, t), "") if k in ("known", "golden") else "",
                          "cells": cells, "detail": detail})
-        del tests
     return {"versions": versions, "unavailable": unavailable, "rows": rows}
 
 
