@@ -240,9 +240,35 @@ def compute_many(inputs, measures) -> list:
     return results
 
 
+def select_queries(qrels: dict, run: dict, settings: dict, stats: dict, has_relevant=None):
+    """The averaged queries as (query, its judgements, its prepared ranking or None),
+    None for a query absent from the run under missing=zero; the knobs queries,
+    empty_judgments, no_relevant and missing decide (see the module docstring).
+    ``has_relevant(judged)`` says whether a query has a relevant document (default: a
+    grade >= threshold). Counts go into ``stats``."""
+    if settings["empty_judgments"] == "absent" and not all(qrels.values()):
+        qrels = {q: judged for q, judged in qrels.items() if judged}   # as a qrels file reads them
+    stats.update(queries=0, missing=0, no_relevant=0, skipped=0)
+    thr = int(settings["threshold"])
+    for q in _query_set(qrels, run, settings["queries"]):
+        judged = qrels.get(q, {})
+        if not (has_relevant(judged) if has_relevant else any(g >= thr for g in judged.values())):
+            stats["no_relevant"] += 1
+            if settings["no_relevant"] == "skip":
+                stats["skipped"] += 1
+                continue
+        rk = run.get(q)
+        if rk is None:
+            stats["missing"] += 1
+            if settings["missing"] == "skip":
+                stats["skipped"] += 1
+                continue
+        yield q, judged, rk
+
+
 def _evaluate(inputs, settings: dict, with_gains: bool):
-    """Per-query profiles of the averaged queries, or None for a query scored 0
-    without a ranking (missing under missing=zero); skipped queries are left out."""
+    """Per-query profiles of the averaged queries (``select_queries``); a query absent
+    from the run under missing=zero gets the profile of an empty ranking."""
     if type(inputs) is Checked:
         qrels, run = inputs.checked(settings["duplicates"])
         key = (settings["duplicates"], settings["threshold"], settings["ties"], with_gains, settings.get("gain"),
@@ -251,31 +277,18 @@ def _evaluate(inputs, settings: dict, with_gains: bool):
     else:
         qrels, run = _check_inputs(inputs, settings["duplicates"])
         cache = {}
-    if settings["empty_judgments"] == "absent" and not all(qrels.values()):
-        qrels = {q: judged for q, judged in qrels.items() if judged}   # as a qrels file reads them
-    out, stats = {}, {"queries": 0, "missing": 0, "no_relevant": 0, "skipped": 0}
-    for q in _query_set(qrels, run, settings["queries"]):
-        judged = qrels.get(q, {})
-        if with_gains:
-            has_rel = any(gain_of(g, settings) > 0 for g in set(judged.values()))
-        else:
-            thr = int(settings["threshold"])
-            has_rel = any(g >= thr for g in judged.values())
-        if not has_rel:
-            stats["no_relevant"] += 1
-            if settings["no_relevant"] == "skip":
-                stats["skipped"] += 1
-                continue
-        if q not in run:
-            stats["missing"] += 1
-            if settings["missing"] == "skip":
-                stats["skipped"] += 1
-                continue
+    has_relevant = None
+    if with_gains:
+        def has_relevant(judged):
+            return any(gain_of(g, settings) > 0 for g in set(judged.values()))
+    out, stats = {}, {}
+    for q, judged, rk in select_queries(qrels, run, settings, stats, has_relevant):
+        if rk is None:
             out[q] = _profile(None, judged, settings, with_gains)
             continue
         p = cache.get(q)
         if p is None:
-            p = cache[q] = _profile(run[q], judged, settings, with_gains)
+            p = cache[q] = _profile(rk, judged, settings, with_gains)
         out[q] = p
     stats["queries"] = len(out)
     return out, stats

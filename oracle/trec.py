@@ -420,3 +420,17 @@ def truncate_run(run: dict, depth: int) -> dict:
         out[q] = dict(kept) if isinstance(ranking, dict) else [list(p) for p in kept]
     return out
 
+
+
+def judged_only(run: dict, qrels: dict) -> dict:
+    """trec_eval ``-J``: each query's ranking keeps only the documents its qrels judge
+    (grade >= 0; form_res_rels.c keeps ``docno_info[i].rel >= 0`` and ranks them in their
+    original order, so ties keep their docno order). A document the qrels list with a
+    negative grade is in the pool but unjudged, and is dropped too."""
+    out = {}
+    for q, ranking in run.items():
+        judged = qrels.get(q, {})
+        keep = [(d, s) for d, s in (ranking.items() if isinstance(ranking, dict) else ranking)
+                if judged.get(d, -1) >= 0]
+        out[q] = dict(keep) if isinstance(ranking, dict) else [list(p) for p in keep]
+    return out

@@ -128,7 +128,15 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
 # ---------------------------------------------------------- plan pieces
 
 METRICS = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision", "r_precision",
-           "dcg", "ndcg")
+           "dcg", "ndcg",
+           # trec_eval's further measures (oracle.ranking_trec)
+           "num_retrieved", "num_relevant", "num_relevant_retrieved", "num_nonrelevant_judged_retrieved",
+           "num_queries", "set_precision", "set_recall", "set_f", "set_ap", "set_relative_precision",
+           "relative_precision_at_k", "precision_at_r_multiple", "interpolated_precision", "eleven_point_ap",
+           "bpref", "gm_bpref", "infap", "utility", "bin_g", "gm_ap", "g", "rndcg", "ndcg_rel")
+# values without an upper bound of 1: sums of counts, the utility
+UNBOUNDED = ("dcg", "num_retrieved", "num_relevant", "num_relevant_retrieved", "num_nonrelevant_judged_retrieved",
+             "num_queries", "utility")
 
 
 def for_settings(settings):
@@ -140,7 +148,7 @@ def for_settings(settings):
 
 
 def upper(name: str):
-    if name == "dcg":
+    if name in UNBOUNDED:
         return lambda s: None
     return lambda s: Fraction(1)
 
@@ -149,6 +157,8 @@ def lower(name: str):
     """0, except DCG and NDCG under negative=keep (negative gains)."""
     if name in ("dcg", "ndcg"):
         return lambda s: None if s.get("negative") == "keep" else Fraction(0)
+    if name == "utility":
+        return lambda s: None      # negative coefficients
     return lambda s: Fraction(0)
 
 
