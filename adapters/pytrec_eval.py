@@ -10,6 +10,7 @@
 | ``average_precision`` | ``map``; ``map_cut.K`` (``map_cut_K``) |
 | ``r_precision`` | ``Rprec`` |
 | ``ndcg`` | ``ndcg``; ``ndcg_cut.K`` (``ndcg_cut_K``) |
+| trec_eval's further measures (``oracle.ranking_trec``) | ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_nonrel_judged_ret``, ``num_q`` (summed or counted), ``set_P``, ``set_recall``, ``set_F.x``, ``set_map``, ``set_relative_P``, ``relative_P.K``, ``Rprec_mult.x``, ``iprec_at_recall.x``, ``11pt_avg``, ``bpref``, ``infAP``, ``utility``, ``binG``, ``G``, ``Rndcg``, ``ndcg_rel``, ``gm_map`` and ``gm_bpref`` (per query trec_eval's log(max(v, 1e-5)); the summary exp of their mean, ``te_calc_avg_meas_s_gm``) |
 
 ``threshold`` is ``relevance_level`` (trec_eval -l). pytrec_eval returns one
 dict of measures per query and no mean; the value here is the mean as
@@ -85,6 +86,52 @@ _QUERY_CAPS = {"threshold": ANY, "duplicates": ANY, "queries": ("both", "qrels")
 _PROFILE = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "missing": "skip",
             "duplicates": "error", "queries": "both", "empty_judgments": "absent"}
 
+
+def _decimal(q: str) -> str | None:
+    """A rational setting as the decimal text trec_eval parses (atof), or None when it has none."""
+    from decimal import Decimal
+    f = Fraction(q)
+    d = f.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return None if d != 1 else format(Decimal(f.numerator) / Decimal(f.denominator), "f")
+
+
+# trec_eval's further measures: oracle metric -> (trec_eval measure, the knob carrying its
+# parameter or None, the summary: mean, sum, count or geometric)
+_FURTHER = {
+    "num_retrieved": ("num_ret", None, "sum"), "num_relevant": ("num_rel", None, "sum"),
+    "num_relevant_retrieved": ("num_rel_ret", None, "sum"),
+    "num_nonrelevant_judged_retrieved": ("num_nonrel_judged_ret", None, "sum"),
+    "num_queries": ("num_q", None, "count"),
+    "set_precision": ("set_P", None, "mean"), "set_recall": ("set_recall", None, "mean"),
+    "set_f": ("set_F", "x", "mean"), "set_ap": ("set_map", None, "mean"),
+    "set_relative_precision": ("set_relative_P", None, "mean"),
+    "relative_precision_at_k": ("relative_P", "k", "mean"),
+    "precision_at_r_multiple": ("Rprec_mult", "multiple", "mean"),
+    "interpolated_precision": ("iprec_at_recall", "recall", "mean"),
+    "eleven_point_ap": ("11pt_avg", None, "mean"), "bpref": ("bpref", None, "mean"),
+    "infap": ("infAP", None, "mean"), "utility": ("utility", None, "mean"), "bin_g": ("binG", None, "mean"),
+    "g": ("G", None, "mean"), "rndcg": ("Rndcg", None, "mean"), "ndcg_rel": ("ndcg_rel", None, "mean"),
+    "gm_ap": ("gm_map", None, "geometric"), "gm_bpref": ("gm_bpref", None, "geometric"),
+}
+_GAIN_MEASURES = ("ndcg", "ndcg_cut", "G", "Rndcg", "ndcg_rel")   # setup_gains reads rel_levels
+
+
+def _decimal_ok(v, s) -> bool:
+    return _decimal(v) is not None
+
+
+_FURTHER_CAPS = {"x": _decimal_ok, "k": ANY, "multiple": _decimal_ok, "recall": _decimal_ok}
+_FURTHER_PROFILE = dict(_PROFILE, no_relevant="evaluate", recall_cutoff="v9", coefficients="1,-1,0,0",
+                        collection_size="0", x="1", k="5", multiple="1", recall="0")
+
+
+def _further_knobs(metric: str) -> set:
+    from oracle.registry import get_metric
+    return {k.name for k in get_metric(metric).knobs}
+
 # trec_eval computes in double: a ratio of counts (one rounding), AP a running sum of
 # precisions over the relevant documents, NDCG sums of gain / log2(rank + 1) with the
 # C library's log (within an ULP) and one division; the mean a sequential sum over the
@@ -116,6 +163,8 @@ class PyTrecEval(Adapter):
         "average_precision": dict(_QUERY_CAPS, k=ANY),
         "r_precision": dict(_QUERY_CAPS),
         "ndcg": dict(_QUERY_CAPS, k=ANY),
+        **{m: dict(_QUERY_CAPS, **({param: _FURTHER_CAPS[param]} if param else {}))
+           for m, (_, param, _) in _FURTHER.items()},
     }
     profiles = {
         "hit_rate": dict(_PROFILE, k="5"),
@@ -126,6 +175,7 @@ class PyTrecEval(Adapter):
         "r_precision": dict(_PROFILE),
         "ndcg": dict(_PROFILE, k="none", gain="linear", threshold_gains="yes", negative="zero",
                      ideal="judged"),
+        **{m: {k: v for k, v in _FURTHER_PROFILE.items() if k in _further_knobs(m)} for m in _FURTHER},
     }
     profile_sources = {"*": {
         "missing": "trec_eval (which pytrec_eval embeds) without -c: 'Average over the complete set of queries in "
@@ -156,6 +206,12 @@ class PyTrecEval(Adapter):
             measure = ("Rprec", None)
         elif metric == "ndcg":
             measure = ("ndcg_cut", k) if k is not None else ("ndcg", None)
+        elif metric in _FURTHER:
+            base, param, summary = _FURTHER[metric]
+            value = None if param is None else (settings[param] if param == "k" else _decimal(settings[param]))
+            complete = settings["queries"] == "qrels" and settings["missing"] == "zero"
+            return {"measure": (base, value), "relevance_level": int(settings["threshold"]), "complete": complete,
+                    "summary": summary}
         else:
             raise Skip(f"pytrec_eval adapter does not implement {metric}")
         complete = settings["queries"] == "qrels" and settings["missing"] == "zero"
@@ -163,11 +219,19 @@ class PyTrecEval(Adapter):
 
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         per_query, n = self.per_query(options, inputs)
-        if n == 0:
-            return LibraryOutput(value=None, raw={"per_query": per_query})
+        summary = options.get("summary", "mean")
+        if summary == "count":
+            return LibraryOutput(value=float(n), raw={"per_query": per_query})
         acc = 0.0
         for q in sorted(per_query):
             acc += per_query[q]
+        if summary == "sum":   # te_calc_avg_meas_empty: the accumulated sum
+            return LibraryOutput(value=acc, raw={"per_query": per_query})
+        if n == 0:
+            return LibraryOutput(value=None, raw={"per_query": per_query})
+        if summary == "geometric":   # te_calc_avg_meas_s_gm: exp of the mean of the per-query logs
+            import math
+            return LibraryOutput(value=math.exp(acc / n), raw={"per_query": per_query})
         return LibraryOutput(value=acc / n, raw={"per_query": per_query})
 
     def per_query(self, options: Mapping, inputs: Mapping) -> tuple[dict, int]:
@@ -179,12 +243,12 @@ class PyTrecEval(Adapter):
         if base == "success" and k is None:
             k = max([1] + [len(r) for r in run.values()])
         measure = base if k is None else f"{base}.{k}"
-        key = base if k is None else f"{base}_{k}"
+        key = base if k is None or base == "set_F" else f"{base}_{k}"
         if options["complete"]:
             for q in qrels:
                 if q not in run:
                     run[q] = {}
-        if base in ("ndcg", "ndcg_cut"):
+        if base in _GAIN_MEASURES:
             for q, judged in qrels.items():
                 if judged and q in run and max(judged.values()) < 0:
                     raise Skip(f"qrels[{q!r}]: every judgment is negative; trec_eval's te_form_res_rels then "
@@ -193,7 +257,11 @@ class PyTrecEval(Adapter):
                                "evaluate() freed them, this reads freed memory and can loop for minutes")
         ev = pytrec_eval.RelevanceEvaluator(qrels, {measure}, relevance_level=options["relevance_level"])
         out = ev.evaluate(run)
-        per_query = {q: float(m[key]) for q, m in out.items()}
+        if base in ("Rprec_mult", "iprec_at_recall"):   # the key prints the parameter as %.2f
+            per_query = {q: float(next(v for name, v in m.items() if name.startswith(base + "_")))
+                         for q, m in out.items()}
+        else:
+            per_query = {q: float(m[key]) for q, m in out.items()}
         # under -c every judged query is in the run now: the evaluated queries are all of them
         return per_query, len(per_query)
 
@@ -203,6 +271,8 @@ class PyTrecEval(Adapter):
         return {
             "float32-scores": _float32_ties,
             "empty-judgments-zero-success": self._empty_judgments_zero_success,
+            "empty-ranking-nan": _empty_ranking_nan,
+            "rndcg-last-point": _rndcg_last_point,
         }
 
     def _empty_judgments_zero_success(self, metric, settings, inputs) -> bool:
@@ -220,7 +290,64 @@ class PyTrecEval(Adapter):
         """The library's value the defect predicts: the oracle with the scores rounded to float32.
         (Dropping a query with an empty judgement dict was modelled here as a defect; it is
         the deliberate fix of pytrec_eval issue 57, now the profile's empty_judgments=absent.)"""
-        return {"float32-scores": _float32_scores_model}
+        return {"float32-scores": _float32_scores_model,
+                "empty-ranking-nan": lambda metric, settings, inputs: "no value",
+                "rndcg-last-point": _rndcg_last_point_model}
+
+
+def _rndcg_short(judged: dict, ranking) -> bool:
+    """N is one more than the qrels' documents of positive grade (and there is one)."""
+    positive = sum(1 for g in judged.values() if isinstance(g, int) and g > 0)
+    return positive > 0 and len(ranking) == positive + 1
+
+
+def _rndcg_last_point(metric, settings, inputs) -> bool:
+    """m_Rndcg.c leaves its first loop at i = num_ret when the ideal gain falls to 0 at the
+    last rank (i = N - 1), so ``if (i < res_rels.num_ret)`` fails and the final point at N
+    (DCG@N / IDCG) is never added to the mean. Applies to rndcg when some evaluated query
+    has N = (positive grades) + 1."""
+    if metric != "rndcg":
+        return False
+    qrels = inputs.get("qrels", {})
+    return any(_rndcg_short(qrels.get(q, {}), r) for q, r in inputs.get("run", {}).items() if qrels.get(q))
+
+
+def _rndcg_last_point_model(metric, settings, inputs):
+    """The oracle with each such query's last document (in trec_eval's order) left out: the
+    cutoffs are the same and the missing point is the one at N."""
+    from oracle.registry import compute
+    qrels = inputs["qrels"]
+    run = {}
+    for q, ranking in inputs["run"].items():
+        pairs = dict(ranking) if not isinstance(ranking, dict) else ranking
+        if qrels.get(q) and _rndcg_short(qrels[q], pairs):
+            last = sorted(pairs, key=lambda d: (exact_score(pairs[d]), d))[0]
+            pairs = {d: v for d, v in pairs.items() if d != last}
+        run[q] = pairs
+    return compute(metric, {**inputs, "run": run}, settings).value
+
+
+def _empty_ranking_nan(metric, settings, inputs) -> bool:
+    """Interpolated precision of a query that trec_eval evaluates with no retrieved document
+    is 0.0/0.0 (m_iprec_at_recall.c:74, m_11pt_avg.c:83) and reaches the value when a recall
+    level's cutoff is 0: always for 11pt_avg (level 0.0), and for iprec_at_recall when
+    (long)(x R + 0.9) = 0. Such a query: judged (an empty judgement dict is dropped) and
+    given an empty ranking, or (under -c, which the adapter emulates with {}) absent from
+    the run. Applies to interpolated_precision and eleven_point_ap."""
+    if metric not in ("interpolated_precision", "eleven_point_ap"):
+        return False
+    qrels, run = inputs.get("qrels", {}), inputs.get("run", {})
+    complete = settings.get("queries") == "qrels" and settings.get("missing") == "zero"
+    thr = int(settings.get("threshold", "1"))
+    for q, judged in qrels.items():
+        if not judged or (q not in run and not complete) or (q in run and len(run[q]) > 0):
+            continue
+        if metric == "eleven_point_ap":
+            return True
+        r = sum(1 for g in judged.values() if isinstance(g, int) and g >= thr)
+        if int(float(Fraction(settings.get("recall", "0"))) * r + 0.9) == 0:
+            return True
+    return False
 
 
 def _float32_scores_model(metric, settings, inputs):
@@ -257,6 +384,9 @@ def _float32_ties(metric, settings, inputs) -> bool:
         judged = inputs["qrels"].get(q, {})
 
         def worth(d):
+            if metric in _FURTHER:        # bpref, infAP...: judged, unjudged and unpooled differ
+                g = judged.get(d)
+                return "not in the pool" if g is None else ("unjudged" if g < 0 else g)
             g = judged.get(d, 0)
             return max(g, 0) if metric == "ndcg" else g >= thr
 
