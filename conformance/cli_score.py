@@ -46,6 +46,8 @@ def add_parser(sub) -> None:
                    help="trec_eval -c: a query of the qrels missing from the run scores 0")
     s.add_argument("-l", dest="level", type=int, help="trec_eval -l: the least relevant grade")
     s.add_argument("-M", dest="depth", type=int, help="trec_eval -M: each query's first N documents only")
+    s.add_argument("-J", dest="judged_only", action="store_true",
+                   help="trec_eval -J: rank only the documents the qrels judge")
     s.add_argument("--align", action="store_true",
                    help="error rates: print each utterance's alignment (as jiwer's visualize_alignment; "
                         "the tie rule's alignment, jiwer's own rule under tie=any)")
@@ -74,6 +76,7 @@ def _measures(args) -> list[tuple[str, str, dict]]:
             cmd = f"-m {name}" + (" -c" if args.complete else "") + (f" -l {args.level}" if args.level else "")
             metric, knobs, _ = parse_trec_eval(cmd)
             knobs.pop("_depth", None)
+            knobs.pop("_judged", None)
         elif name in metric_names():
             metric, knobs = name, {}
         else:
@@ -105,6 +108,9 @@ def _inputs(args, metric: str) -> dict:
             if args.depth < 1:
                 raise UsageError(f"-M {args.depth}: the depth must be at least 1")
             inputs = dict(inputs, run=truncate_run(inputs["run"], args.depth))
+        if args.judged_only:
+            from oracle.trec import judged_only
+            inputs = dict(inputs, run=judged_only(inputs["run"], inputs["qrels"]))
         return inputs
     if args.conll:
         return load_inputs("conll", {"conll": args.conll}, metric)
@@ -120,8 +126,8 @@ def _inputs(args, metric: str) -> dict:
 
 
 def _family(metric: str) -> str:
-    if metric in ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
-                  "r_precision", "dcg", "ndcg"):
+    from oracle.registry import ranking_metrics
+    if metric in ranking_metrics():
         return "ranking"
     if metric in ("wer", "cer", "mer", "wil", "wip"):
         return "rates"

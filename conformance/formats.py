@@ -79,8 +79,9 @@ FILE_KEYS = ("hyp", "ref", "conll", "qrels", "run", "results", "annotations", "q
              "predictions", "truth", "pred")
 OPTION_KEYS = ("gold_col", "pred_col", "token_col")
 
-_RANKING = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
-            "r_precision", "dcg", "ndcg")
+from oracle.registry import ranking_metrics  # noqa: E402
+
+_RANKING = ranking_metrics()
 FORMAT_METRICS = {
     "text": ("bleu", "wer", "cer", "mer", "wil", "wip"),
     "conll": ("token_accuracy", "entity_f1", "entity_precision", "entity_recall"),

@@ -75,6 +75,12 @@ def metric_names() -> list[str]:
     return list(_WHERE)
 
 
+def ranking_metrics() -> tuple[str, ...]:
+    """The metrics of qrels and a run (oracle.ranking and trec_eval's further measures in
+    oracle.ranking_trec), in registry order."""
+    return tuple(n for n, w in _WHERE.items() if w.startswith(("oracle.ranking:", "oracle.ranking_trec:")))
+
+
 def get_metric(name: str) -> Metric:
     if name in _cache:
         return _cache[name]

@@ -113,7 +113,7 @@ def test_trec_eval_command_sets_k_threshold_and_missing():
 
 
 @pytest.mark.parametrize("cmd,msg", [("trec_eval -m ndcg_cutt.10", "did you mean 'ndcg_cut'"),
-                                     ("trec_eval -m P", "give the cutoff"), ("trec_eval -J -m map", "-J"),
+                                     ("trec_eval -m P", "give the cutoff"), ("trec_eval -R qrels_jg -m map", "-R"),
                                      ("trec_eval -m map -m P.5", "several measures")])
 def test_bad_trec_eval_commands_are_named(cmd, msg):
     with pytest.raises(A.ClaimError, match=re.escape(msg)):

@@ -236,3 +236,51 @@ def test_rndcg_counts_the_last_document_when_the_ideal_ends_one_before():
     inputs = {"qrels": {"q": {"a": 1, "b": 1}}, "run": {"q": {"x": 3, "a": 2, "b": 1}}}
     want = "((log(2)/log(3)) + (log(2)/log(3) + 1/2))/(2*(1 + log(2)/log(3)))"
     assert _same(compute("rndcg", inputs).value, want)
+
+
+# ----------------------------------------------------------- score and audit
+
+def _files(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, j in QRELS.items() for d, g in j.items()))
+    run = tmp_path / "run"
+    run.write_text("".join(f"{q} Q0 {d} {i} {s} r\n" for q, r in RUN.items()
+                           for i, (d, s) in enumerate(sorted(r.items(), key=lambda x: -x[1]), start=1)))
+    return str(qrels), str(run)
+
+
+def test_score_takes_trec_eval_names_and_prints_per_query_rows(tmp_path, capsys):
+    import json
+    from conformance.cli import main
+    qrels, run = _files(tmp_path)
+    assert main(["score", "-m", "bpref", "infAP", "set_F.0.5", "Rprec_mult.1.2", "iprec_at_recall.0.70",
+                 "num_ret", "-q", "--format", "json", qrels, run]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    rows = {(r["measure"], r["item"]): r["exact"] for r in lines if "measure" in r}
+    # the hand values of the worked example (HAND above)
+    assert rows[("set_F.0.5", "q1")] == "6/13"
+    assert rows[("Rprec_mult.1.2", "q1")] == "1/4"
+    assert rows[("iprec_at_recall.0.70", "q1")] == "2/5"
+    assert rows[("num_ret", "all")] == "7"
+    assert rows[("infAP", "all")] == "250007/1800036"
+
+
+def _audit(capsys, *claim) -> dict:
+    import json
+    from conformance.cli import main
+    main(["audit", "--json", *claim])
+    return json.loads(capsys.readouterr().out.splitlines()[0])
+
+
+def test_audit_reads_names_as_trec_eval_prints_them(tmp_path, capsys):
+    qrels, run = _files(tmp_path)
+    # iprec_at_recall_0.70 of the example: q1 2/5, q2 0, mean 1/5
+    out = _audit(capsys, "iprec_at_recall_0.70 0.2000", f"qrels={qrels}", f"run={run}")
+    assert out["metric"] == "interpolated_precision" and out["stated"]["recall"] == "7/10"
+    assert out["verdict"] == "consistent", out["verdict"]
+    # -J: q1 ranks b (0), a (2), c (1) without e and d: b precedes both relevant, bpref 0;
+    # q2 ranks y (0) alone: 0. A figure of 0.5 is inconsistent, 0 consistent.
+    assert _audit(capsys, "bpref 0.5000", f"qrels={qrels}", f"run={run}", "trec_eval=-m bpref -J")["verdict"] \
+        == "inconsistent"
+    assert _audit(capsys, "bpref 0.0000", f"qrels={qrels}", f"run={run}", "trec_eval=-m bpref -J")["verdict"] \
+        == "consistent"

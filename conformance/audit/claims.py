@@ -74,6 +74,15 @@ ALIASES = {
     "tokenaccuracy": ("token_accuracy",), "vqaaccuracy": ("vqa_accuracy",), "vqaacc": ("vqa_accuracy",),
     "balancedaccuracy": ("balanced_accuracy",), "perclassaccuracy": ("per_class_accuracy",),
     "cider": ("cider_d", "cider"), "ciderd": ("cider_d",),
+    # trec_eval's further measures, by the names it prints
+    "bpref": ("bpref",), "gmbpref": ("gm_bpref",), "infap": ("infap",), "gmmap": ("gm_ap",),
+    "11ptavg": ("eleven_point_ap",), "iprecatrecall": ("interpolated_precision",),
+    "rprecmult": ("precision_at_r_multiple",), "relativep": ("relative_precision_at_k",),
+    "setp": ("set_precision",), "setrecall": ("set_recall",), "setf": ("set_f",), "setmap": ("set_ap",),
+    "setrelativep": ("set_relative_precision",), "utility": ("utility",), "bing": ("bin_g",), "g": ("g",),
+    "rndcg": ("rndcg",), "ndcgrel": ("ndcg_rel",), "numq": ("num_queries",), "numret": ("num_retrieved",),
+    "numrel": ("num_relevant",), "numrelret": ("num_relevant_retrieved",),
+    "numnonreljudgedret": ("num_nonrelevant_judged_retrieved",),
     "perplexity": ("perplexity",), "ppl": ("perplexity",),
 }
 _RANKING_K = {"ndcg", "dcg", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision", "hit_rate",
@@ -98,6 +107,14 @@ def resolve_metric(name: str, fmt: str | None = None, case_metric: str | None = 
     if m2:
         base, order = m2.group("base"), m2.group("n")
     key = _norm_name(base)
+    if not m and key not in ALIASES:
+        # a name as trec_eval prints it, with its parameter: P_5, iprec_at_recall_0.70, Rprec_mult_0.20
+        from conformance.audit.signatures import _TREC_MEASURES, trec_measure_name
+        head, param = trec_measure_name(raw)
+        if head in _TREC_MEASURES and param:
+            metric_, knob, _ = _TREC_MEASURES[head]
+            if knob is not None:
+                key, fixed[knob] = _norm_name(head), param
     if explicit:
         if explicit not in metric_names():
             raise ClaimError(f"metric={explicit}: unknown metric" + nearest(explicit, metric_names()))
@@ -356,13 +373,18 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
     depth_note = (f"trec_eval -M {trec_knobs['_depth']}: the run is cut to each query's first "
                   f"{trec_knobs['_depth']} documents (score descending, then docno descending)"
                   if "_depth" in trec_knobs else None)
+    if "_judged" in trec_knobs and isinstance(inputs, dict) and "run" in inputs:
+        from oracle.trec import judged_only
+        inputs = dict(inputs, run=judged_only(inputs["run"], inputs.get("qrels", {})))
+        depth_note = "; ".join(x for x in (depth_note, "trec_eval -J: only the judged documents of each query are "
+                                           "ranked (form_res_rels.c)") if x)
     part = opts.get("part")
     if item:
         if part:
             raise ClaimError(f"{figure.name}: the name already picks {item.group(2)!r}; drop part=")
         table = {"entity_f1": "f1", "entity_precision": "precision", "entity_recall": "recall"}.get(metric)
-        if table is None and metric in ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k",
-                                        "average_precision", "r_precision", "dcg", "ndcg"):
+        from oracle.registry import ranking_metrics
+        if table is None and metric in ranking_metrics() and metric != "num_queries":
             table = "per_query"
         if table is None:
             raise ClaimError(f"{figure.name}: {metric} has no per-type or per-query values to pick from")

@@ -4,6 +4,8 @@
 (``trec_eval -m ndcg_cut.10 -l 2 -c``), read into oracle knobs."""
 from __future__ import annotations
 
+import re
+
 import shlex
 from pathlib import Path
 
@@ -78,11 +80,39 @@ def signature_version(signature: str) -> str | None:
     return None
 
 
-# trec_eval measure -> (metric, whether it takes a cutoff parameter)
-_TREC_MEASURES = {"ndcg_cut": ("ndcg", True), "ndcg": ("ndcg", False), "P": ("precision_at_k", True),
-                  "recall": ("recall_at_k", True), "map_cut": ("average_precision", True),
-                  "map": ("average_precision", False), "recip_rank": ("reciprocal_rank", False),
-                  "success": ("hit_rate", True), "Rprec": ("r_precision", False)}
+# trec_eval measure -> (metric, the knob its parameter sets or None, whether the parameter is
+# required: a cutoff is, since trec_eval would print one figure per default cutoff)
+_TREC_MEASURES = {"ndcg_cut": ("ndcg", "k", True), "ndcg": ("ndcg", None, False),
+                  "P": ("precision_at_k", "k", True), "recall": ("recall_at_k", "k", True),
+                  "map_cut": ("average_precision", "k", True), "map": ("average_precision", None, False),
+                  "recip_rank": ("reciprocal_rank", None, False), "success": ("hit_rate", "k", True),
+                  "Rprec": ("r_precision", None, False),
+                  # trec_eval's further measures (oracle.ranking_trec)
+                  "num_q": ("num_queries", None, False), "num_ret": ("num_retrieved", None, False),
+                  "num_rel": ("num_relevant", None, False), "num_rel_ret": ("num_relevant_retrieved", None, False),
+                  "num_nonrel_judged_ret": ("num_nonrelevant_judged_retrieved", None, False),
+                  "set_P": ("set_precision", None, False), "set_recall": ("set_recall", None, False),
+                  "set_F": ("set_f", "x", False), "set_map": ("set_ap", None, False),
+                  "set_relative_P": ("set_relative_precision", None, False),
+                  "relative_P": ("relative_precision_at_k", "k", True),
+                  "Rprec_mult": ("precision_at_r_multiple", "multiple", True),
+                  "iprec_at_recall": ("interpolated_precision", "recall", True),
+                  "11pt_avg": ("eleven_point_ap", None, False), "bpref": ("bpref", None, False),
+                  "gm_bpref": ("gm_bpref", None, False), "infAP": ("infap", None, False),
+                  "utility": ("utility", "coefficients", False), "binG": ("bin_g", None, False),
+                  "G": ("g", None, False), "Rndcg": ("rndcg", None, False), "ndcg_rel": ("ndcg_rel", None, False),
+                  "gm_map": ("gm_ap", None, False)}
+
+
+def trec_measure_name(text: str) -> tuple[str, str]:
+    """(measure, parameter) of trec_eval's -m text (``P.5``, ``iprec_at_recall.0.30``) or of the
+    name it prints (``P_5``, ``iprec_at_recall_0.30``, ``Rprec_mult_0.20``)."""
+    name, _, param = text.partition(".")
+    if name not in _TREC_MEASURES and "_" in text:
+        head, _, tail = text.rpartition("_")
+        if head in _TREC_MEASURES and re.fullmatch(r"\d+(\.\d+)?", tail):
+            return head, tail
+    return name, param
 
 
 def parse_trec_eval(command: str) -> tuple[str | None, dict, list]:
@@ -91,7 +121,8 @@ def parse_trec_eval(command: str) -> tuple[str | None, dict, list]:
     -m measure[.K] (ndcg_cut.10, P.5, recall.100, map, map_cut.10, recip_rank,
     success.1, Rprec, ndcg), -l N (threshold), -c (missing queries score 0:
     missing=zero; without -c they are left out: missing=skip), -M N (each query's
-    first N documents only: returned as ``_depth``, for ``oracle.trec.truncate_run``),
+    first N documents only: returned as ``_depth``, for ``oracle.trec.truncate_run``), -J
+    (judged documents only: ``_judged``, for ``oracle.trec.judged_only``),
     -q (per-query output, no effect on the mean). trec_eval's tie rule, linear gains and
     judged ideal are stated with it."""
     try:
@@ -116,18 +147,22 @@ def parse_trec_eval(command: str) -> tuple[str | None, dict, list]:
             v = None
             i += 1
         if a == "-m":
-            name, _, param = v.partition(".")
+            name, param = trec_measure_name(v)
             if name not in _TREC_MEASURES:
                 raise ClaimError(f"trec_eval -m {v}: not a measure the oracle has; measures are "
                                  f"{', '.join(_TREC_MEASURES)}" + nearest(name, _TREC_MEASURES))
-            m, takes_k = _TREC_MEASURES[name]
+            m, knob, required = _TREC_MEASURES[name]
             if metric is not None and metric != m:
                 raise ClaimError(f"trec_eval: several measures ({metric}, {m}); audit one figure at a time")
             metric = m
-            if takes_k:
+            if knob == "k":
                 if not param.isdigit():
                     raise ClaimError(f"trec_eval -m {v}: give the cutoff, e.g. {name}.10")
                 knobs["k"] = param
+            elif knob is not None and param:
+                knobs[knob] = param
+            elif knob is not None and required:
+                raise ClaimError(f"trec_eval -m {v}: give the parameter, e.g. {name}.0.5")
             elif param:
                 raise ClaimError(f"trec_eval -m {v}: {name} takes no parameter")
             if m in ("ndcg", "dcg"):
@@ -142,10 +177,12 @@ def parse_trec_eval(command: str) -> tuple[str | None, dict, list]:
             knobs["_depth"] = v   # not a knob: the run is cut to its first v documents per query
         elif a == "-c":
             knobs["missing"] = "zero"
+        elif a == "-J":
+            knobs["_judged"] = "yes"   # not a knob: the run keeps its judged documents (oracle.trec.judged_only)
         elif a == "-q":
             pass
         elif a.startswith("-"):
-            raise ClaimError(f"trec_eval {a}: an option the audit does not model; it reads -m, -l, -M, -c, -q")
+            raise ClaimError(f"trec_eval {a}: an option the audit does not model; it reads -m, -l, -M, -c, -J, -q")
         else:
             files.append(a)
     return metric, knobs, files

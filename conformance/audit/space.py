@@ -58,6 +58,15 @@ SPACES = {
     "ndcg": {**_RANK, "ideal": ("judged", "retrieved"), **_GAINS},
 }
 SPACES["wil"] = SPACES["wip"] = SPACES["mer"]
+# trec_eval's further measures: its two deterministic tie rules and the query set
+_TREC_FURTHER = {"ties": ("trec_eval", "input-order"), "threshold": ("1", "2"), "no_relevant": ("evaluate", "skip"),
+                 "missing": ("zero", "skip"), "queries": ("qrels", "run", "both")}
+SPACES.update({name: dict(_TREC_FURTHER) for name in (
+    "num_retrieved", "num_relevant", "num_relevant_retrieved", "num_nonrelevant_judged_retrieved", "num_queries",
+    "set_precision", "set_recall", "set_f", "set_ap", "set_relative_precision", "relative_precision_at_k",
+    "precision_at_r_multiple", "bpref", "gm_bpref", "infap", "utility", "bin_g", "gm_ap", "g", "rndcg", "ndcg_rel")})
+SPACES["interpolated_precision"] = dict(_TREC_FURTHER, recall_cutoff=("v9", "v10"))
+SPACES["eleven_point_ap"] = dict(_TREC_FURTHER, recall_cutoff=("v9", "v10"))
 
 # a stated dependent knob is carried only into settings where its parent keeps its stated value
 _DEPENDENT = {"smoothing_value": "smoothing", "sigma": "penalty", "tf": "clip", "normalize_side": "normalization"}
