@@ -345,8 +345,9 @@ def _compute(per_query_fn, summary: str = "mean"):
         forms = {q: v for q, v in raw.items() if type(v) is dict}
         per_query = {q: (_form_expr(v) if type(v) is dict else v) for q, v in raw.items()}
         parts = {"per_query": per_query}
-        if summary == "count":
-            return Result(Fraction(len(per_query)), stats=stats, parts={})
+        if summary == "count":   # each query counts 1 (pytrec_eval's per-query num_q)
+            return Result(Fraction(len(per_query)), stats=stats, parts={"per_query": dict.fromkeys(per_query,
+                                                                                                  Fraction(1))})
         if summary == "sum":
             return Result(sum(per_query.values(), zero), stats=stats, parts=parts)
         if not per_query:

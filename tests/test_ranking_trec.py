@@ -284,3 +284,56 @@ def test_audit_reads_names_as_trec_eval_prints_them(tmp_path, capsys):
         == "inconsistent"
     assert _audit(capsys, "bpref 0.0000", f"qrels={qrels}", f"run={run}", "trec_eval=-m bpref -J")["verdict"] \
         == "consistent"
+
+
+def _oracle_measure(key: str):
+    """(oracle metric, conventions) of a per-query key pytrec_eval prints (P_5, ndcg_cut_10,
+    iprec_at_recall_0.30, set_F, ...), with pytrec_eval's profile."""
+    from adapters.pytrec_eval import PyTrecEval
+    from conformance.audit.signatures import _TREC_MEASURES, trec_measure_name
+    name, param = trec_measure_name(key)
+    metric, knob, _ = _TREC_MEASURES[name]
+    conventions = dict(PyTrecEval().profile(metric))
+    if knob and param:
+        conventions[knob] = param
+    elif metric in ("hit_rate", "precision_at_k", "recall_at_k") and not param:
+        raise AssertionError(key)
+    if metric in ("average_precision", "ndcg", "reciprocal_rank") and not param:
+        conventions["k"] = "none"
+    return metric, conventions
+
+
+def test_every_measure_of_trec_evals_standard_set_agrees_per_query():
+    """Every numeric measure pytrec_eval (trec_eval 9's -m all_trec) prints, at its default
+    parameters, on generated runs with graded and negative judgements, ties, missing
+    queries and empty rankings: the oracle's value per query, except the recorded
+    defects (an empty ranking's interpolated precision is NaN; Rndcg's lost last point)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    measures = sorted(pytrec_eval.supported_measures - {"runid", "relstring"})
+    seen, checked = set(), 0
+    for seed in range(40):
+        qrels, run = _generated(1000 + seed)
+        if seed % 3 == 0:
+            run[next(iter(qrels))] = {}                       # an empty ranking
+        negative = any(q in run and max(j.values()) < 0 for q, j in qrels.items())
+        for measure in measures:
+            if negative and measure in GAIN_MEASURES + ("ndcg", "ndcg_cut"):
+                continue   # trec_eval reads stale gain levels there and can hang (adapters/pytrec_eval.py)
+            got = pytrec_eval.RelevanceEvaluator(qrels, {measure}).evaluate(run)
+            for q, values in got.items():
+                for key, v in values.items():
+                    metric, conventions = _oracle_measure(key)
+                    seen.add(key)
+                    ours = compute(metric, {"qrels": {q: qrels[q]}, "run": {q: run[q]}},
+                                   dict(conventions, queries="both")).parts["per_query"][q]
+                    if not run[q] and metric in ("interpolated_precision", "eleven_point_ap"):
+                        assert math.isnan(v) or v == 0, (key, v)   # recorded: 0/0 when a cutoff is 0
+                        continue
+                    if metric == "rndcg" and _rndcg_last_point_missed(qrels[q], run[q]):
+                        continue                                   # recorded: the lost final point
+                    want = float(digits(ours, 20))
+                    if metric.startswith("gm_"):
+                        want = math.log(max(want, 1e-5))
+                    assert math.isclose(v, want, rel_tol=1e-12, abs_tol=1e-12), (seed, key, q, v, ours)
+                    checked += 1
+    assert len(seen) >= 90 and checked > 5000   # 93 keys: every default cutoff and level
