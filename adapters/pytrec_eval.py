@@ -190,6 +190,10 @@ class PyTrecEval(Adapter):
     }}
     tolerances = {m: _TOL for m in capabilities}
 
+    # properties whose inputs the library's types cannot hold: its rankings are dicts
+    cannot_receive = {"invalid:duplicate-id": "a run is {query: {doc: score}}, a dict, which cannot list a "
+                                              "document twice (the adapter skips a list-form ranking that does)"}
+
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
         k = cut(settings)
         if metric == "hit_rate":

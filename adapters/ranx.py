@@ -130,6 +130,10 @@ class Ranx(Adapter):
         if not self.in_versions(">=0.3.3"):   # no '-l<level>' suffix before 0.3.3 (ValueError)
             self.capabilities = {m: {**c, "threshold": ("1",)} for m, c in self.capabilities.items()}
 
+    # properties whose inputs the library's types cannot hold: its rankings are dicts
+    cannot_receive = {"invalid:duplicate-id": "a run is {query: {doc: score}}, a dict, which cannot list a "
+                                              "document twice (the adapter skips a list-form ranking that does)"}
+
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
         if metric in ("dcg", "ndcg"):
             base = metric if settings["gain"] == "linear" else f"{metric}_burges"

@@ -200,8 +200,15 @@ class Metric:
     compute_fn: Callable
     normalize_fn: Callable | None = None
     sig_name: str | None = None
+    # inert_fn(knob, a, b, settings) -> a reason, or None: by the definition, knob=a and knob=b
+    # give the same value on every input when the other knobs are as in ``settings``
+    inert_fn: Callable | None = None
     # canonical settings (as a tuple of items) -> signature; per metric object, pure
     _signatures: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def inert(self, knob: str, a: str, b: str, settings: Mapping) -> str | None:
+        """Why knob=a and knob=b cannot differ under ``settings`` (by the definition), or None."""
+        return self.inert_fn(knob, a, b, settings) if self.inert_fn else None
 
     def knob(self, name: str) -> Knob:
         for k in self.knobs:

@@ -376,8 +376,20 @@ _INPUTS = {"qrels": "{query: {document: integer grade}}",
                   "or exact numeric strings"}
 
 
+def query_set_inert(knob: str, a: str, b: str, settings) -> str | None:
+    """The query-set knobs that another one makes irrelevant: under queries=run or both every
+    averaged query is in the run, so ``missing`` cannot matter; under missing=skip the queries
+    the run lacks are left out, so queries=qrels and queries=both average the same set."""
+    if knob == "missing" and settings.get("queries") in ("run", "both"):
+        return f"queries={settings['queries']}: every averaged query is in the run"
+    if knob == "queries" and {a, b} == {"qrels", "both"} and settings.get("missing") == "skip":
+        return "missing=skip: the judged queries absent from the run are left out either way"
+    return None
+
+
 def _metric(name, summary, fn, knobs):
-    return Metric(name=name, family="ranking", summary=summary, knobs=tuple(knobs), inputs=_INPUTS, compute_fn=fn)
+    return Metric(name=name, family="ranking", summary=summary, knobs=tuple(knobs), inputs=_INPUTS, compute_fn=fn,
+                  inert_fn=query_set_inert)
 
 
 _hit.__doc__ = "hit@K = 1 if a relevant document is in the top K, else 0 (trec_eval success)."

@@ -58,7 +58,7 @@ from fractions import Fraction
 
 from .conventions import ConventionError, Knob, Metric, Result
 from .exact import Undefined, power, product, total
-from .ranking import _COMMON, _INPUTS, _TREC, K, NO_RELEVANT, TIES, Checked, select_queries
+from .ranking import _COMMON, _INPUTS, _TREC, K, NO_RELEVANT, TIES, Checked, query_set_inert, select_queries
 from .ranking_inputs import _check_inputs, _exact
 from .ranking_query import _form_expr
 from .ranking_trec_gain import _bin_g, _g, _ndcg_rel, _rndcg
@@ -372,7 +372,7 @@ def _compute(per_query_fn, summary: str = "mean"):
 
 def _metric(name, summary, fn, knobs=(), how="mean"):
     return Metric(name=name, family="ranking", summary=summary, knobs=tuple(knobs) + _BASE, inputs=_INPUTS,
-                  compute_fn=_compute(fn, how))
+                  compute_fn=_compute(fn, how), inert_fn=query_set_inert)
 
 
 _set_p.__doc__ = "set_P = H_N / N (trec_eval m_set_P.c)."
