@@ -38,6 +38,7 @@ from typing import Mapping
 from conformance.protocol import ANY, Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
+from . import _sacrebleu_chrf as _chrf
 from ._bleu_inputs import bleu_inputs, bleu_profiles, segments, sentence_inputs, uniform_weights
 
 _V1 = "<2.0.0"            # the releases with the 1.x API
@@ -77,11 +78,12 @@ class SacreBLEU(Adapter):
     matrix_versions = ("1.4.14", "1.5.1", "2.0.0", "2.6.0")
     homepage = "https://github.com/mjpost/sacrebleu"
     issues = "https://github.com/mjpost/sacrebleu/issues"
-    capabilities = {"bleu": dict(_COMMON), "sentence_bleu": dict(_COMMON)}
+    capabilities = {"bleu": dict(_COMMON), "sentence_bleu": dict(_COMMON), **_chrf.CAPABILITIES}
     # sacrebleu.compat.corpus_bleu / BLEU(): tokenize='13a', lowercase=False,
     # smooth_method='exp', max_ngram_order=4, effective_order=False; score in percent;
     # sacrebleu.compat.sentence_bleu: the same but use_effective_order=True.
-    profiles = bleu_profiles(tokenizer="13a", smoothing="exp", scale="percent", sentence_effective_order="yes")
+    profiles = {**bleu_profiles(tokenizer="13a", smoothing="exp", scale="percent", sentence_effective_order="yes"),
+                **_chrf.PROFILES}
     # where the library documents each profile value that differs from the canonical default
     profile_sources = {"*": {
         "smoothing": "sacrebleu/metrics/bleu.py:159 BLEU(smooth_method='exp'); compat.py:11, :66; README (CLI help) "
@@ -89,7 +91,7 @@ class SacreBLEU(Adapter):
         "effective_order": "sacrebleu/compat.py:70 sentence_bleu(use_effective_order=True); BLEU docstring "
                            "bleu.py:121-122 'This should be True, if sentence-level BLEU will be computed'",
         "scale": "README: every example prints BLEU on 0-100 (bleu.py:283 precisions = 100. * correct / total)",
-    }}
+    }, **{m: _chrf.SOURCES for m in _chrf.METRICS}}
     # releases whose defaults differ (CHANGELOG.md of the repository, per release)
     eras = (
         Era("<1.5.0", {"sentence_bleu": {"smoothing": "none"}}, {
@@ -105,6 +107,7 @@ class SacreBLEU(Adapter):
     tolerances = {
         "bleu": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
         "sentence_bleu": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
+        **_chrf.TOLERANCES,
     }
 
     def __init__(self):
@@ -112,9 +115,11 @@ class SacreBLEU(Adapter):
             # 1.x: NGRAM_ORDER = 4; the tokenizers of that release
             caps = dict(_COMMON, order=("4",), tokenizer=tuple(t for t in _COMMON["tokenizer"]
                                                               if t in _v1_tokenizers()))
-            self.capabilities = {"bleu": caps, "sentence_bleu": dict(caps)}
+            self.capabilities = {"bleu": caps, "sentence_bleu": dict(caps)}   # chrF: judged from 2.0 on
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        if metric in _chrf.METRICS:
+            return _chrf.options(settings)
         method = settings["smoothing"]
         value = settings.get("smoothing_value", "-")
         return {
@@ -127,6 +132,8 @@ class SacreBLEU(Adapter):
         }
 
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        if metric in _chrf.METRICS:
+            return _chrf.call(metric, options, inputs)
         if self.in_versions(_V1):
             return self._call_v1(metric, options, inputs)
         from sacrebleu.metrics import BLEU

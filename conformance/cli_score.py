@@ -166,7 +166,7 @@ def _shown(metric: str, x, digits: int | None, settings: dict) -> str:
         return "{" + ", ".join(_shown(metric, v, digits, settings) for v in x.values) + "} (tie-dependent)"
     if isinstance(x, dict):
         return json.dumps({str(k): _shown(metric, v, digits, settings) for k, v in x.items()})
-    scale = 100 if metric in ("bleu", "sentence_bleu") and settings.get("scale", "fraction") == "fraction" else 1
+    scale = 100 if metric in ("bleu", "sentence_bleu", "chrf") and settings.get("scale", "fraction") == "fraction" else 1
     nd = digits if digits is not None else (2 if scale == 100 else 4)
     return places(x * scale if scale != 1 else x, nd)
 

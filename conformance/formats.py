@@ -83,7 +83,7 @@ from oracle.registry import ranking_metrics  # noqa: E402
 
 _RANKING = ranking_metrics()
 FORMAT_METRICS = {
-    "text": ("bleu", "wer", "cer", "mer", "wil", "wip"),
+    "text": ("bleu", "chrf", "wer", "cer", "mer", "wil", "wip"),
     "conll": ("token_accuracy", "entity_f1", "entity_precision", "entity_recall"),
     "trec": _RANKING,
     "coco": ("cider_d", "cider", "bleu"),
@@ -143,7 +143,7 @@ def _as_list(x) -> list:
 def read_text(hyp, refs, metric: str = "bleu") -> dict:
     """Hypothesis and reference files, one segment per line.
 
-    BLEU: ``{"hypotheses": [h_i], "references": [[r_i from each reference file]]}``;
+    BLEU and chrF: ``{"hypotheses": [h_i], "references": [[r_i from each reference file]]}``;
     the error rates: ``{"references": [r_i], "hypotheses": [h_i]}`` (one reference file)."""
     refs = _as_list(refs)
     if not refs:
@@ -153,7 +153,7 @@ def read_text(hyp, refs, metric: str = "bleu") -> dict:
     for r, s in zip(refs, streams):
         if len(s) != len(hyps):
             raise FormatError(r, None, f"{len(s)} lines but the hypothesis file {hyp} has {len(hyps)}")
-    if metric in ("bleu", "sentence_bleu"):
+    if metric in ("bleu", "sentence_bleu", "chrf"):
         return {"hypotheses": hyps, "references": [list(x) for x in zip(*streams)] if hyps else []}
     if len(streams) != 1:
         raise InputError(f"ref: {metric} takes one reference file, {len(streams)} given", item="ref")

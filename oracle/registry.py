@@ -9,6 +9,8 @@ from .conventions import ConventionError, Metric, nearest
 _WHERE = {
     "bleu": "oracle.bleu:BLEU",
     "sentence_bleu": "oracle.bleu:SENTENCE_BLEU",
+    "chrf": "oracle.chrf:CHRF",
+    "sentence_chrf": "oracle.chrf:SENTENCE_CHRF",
     "exact_match": "oracle.qa:EXACT_MATCH",
     "squad_f1": "oracle.qa:SQUAD_F1",
     "perplexity": "oracle.perplexity:PERPLEXITY",

@@ -15,11 +15,16 @@ from oracle import ConventionError, compute, get_metric
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("name, wrong", [("chrF", "'hr'"), ("TER", "'wer'"), ("meteor", "did you mean")])
+@pytest.mark.parametrize("name, wrong", [("rouge", "did you mean"), ("TER", "'wer'"), ("meteor", "did you mean")])
 def test_an_unsupported_metric_is_said_unsupported(name, wrong):
     with pytest.raises(ConventionError) as e:
         compute(name, {})
     assert "not supported; the oracle has bleu" in str(e.value) and wrong not in str(e.value)
+
+
+def test_a_metric_written_in_the_fields_case_points_to_its_name():
+    with pytest.raises(ConventionError, match="did you mean 'chrf'\\? names and values are case-sensitive"):
+        compute("chrF", {})
 
 
 def test_a_misspelt_metric_gets_a_suggestion(capsys):

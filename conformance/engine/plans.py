@@ -86,6 +86,12 @@ PLANS: dict[str, Plan] = {
         upper=_bleu_upper,
         invariances={"reference-order": _permute_references},
         identity=_bleu_identity),
+    # chrF: a segment's best reference is the first of equal F, so reference order can matter
+    "chrf": Plan(
+        "chrf", lambda s: S.bleu_corpus(S.tricky_words), upper=_scale,
+        invariances={"segment-order": _permute_segments}),
+    "sentence_chrf": Plan(
+        "sentence_chrf", lambda s: S.sentence_bleu_inputs(S.tricky_words), upper=_scale),
     "exact_match": Plan(
         "exact_match", lambda s: S.qa_items(),
         invariances={"item-order": _permute_segments, "reference-order": _permute_references},
