@@ -145,14 +145,16 @@ def _check_fields(inputs, fields):
             raise InputError(f"inputs: unknown field {f!r}; fields are {', '.join(fields)}", item=str(f))
 
 
-def _check_corpus(inputs):
+def _check_corpus(inputs, name: str = "BLEU"):
+    """(hypotheses, references) of a corpus-level input (BLEU, chrF), checked."""
     _check_fields(inputs, ("hypotheses", "references"))
     hyps, refs = inputs["hypotheses"], inputs["references"]
     for name, x in (("hypotheses", hyps), ("references", refs)):
         if isinstance(x, str) or not isinstance(x, (list, tuple)):
             raise InputError(f"{name}: expected a list, got {type(x).__name__}", item=name)
     if len(hyps) == 0:
-        raise InputError("hypotheses: empty corpus (0 segments); BLEU of no segment is not computed", item="hypotheses")
+        raise InputError(f"hypotheses: empty corpus (0 segments); {name} of no segment is not computed",
+                         item="hypotheses")
     if len(hyps) != len(refs):
         raise InputError(f"hypotheses has {len(hyps)} segments but references has {len(refs)} reference sets",
                          item="references")

@@ -35,8 +35,8 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from .bleu import _check_fields, _check_refs, _check_string
-from .conventions import InputError, Knob, Metric, Result
+from .bleu import _check_corpus, _check_fields, _check_refs, _check_string
+from .conventions import Knob, Metric, Result
 
 POPOVIC = "Popović 2015, chrF: character n-gram F-score for automatic MT evaluation (WMT)"
 POPOVIC17 = "Popović 2017, chrF++: words helping character n-grams (WMT)"
@@ -152,21 +152,7 @@ def _result(stats: list, settings: dict, chosen: list) -> Result:
 
 def _compute_corpus(inputs, settings) -> Result:
     """chrF of a corpus: the segments' best-reference statistics summed, then F."""
-    _check_fields(inputs, ("hypotheses", "references"))
-    hyps, refs = inputs["hypotheses"], inputs["references"]
-    for name, x in (("hypotheses", hyps), ("references", refs)):
-        if isinstance(x, str) or not isinstance(x, (list, tuple)):
-            raise InputError(f"{name}: expected a list, got {type(x).__name__}", item=name)
-    if len(hyps) == 0:
-        raise InputError("hypotheses: empty corpus (0 segments); chrF of no segment is not computed",
-                         item="hypotheses")
-    if len(hyps) != len(refs):
-        raise InputError(f"hypotheses has {len(hyps)} segments but references has {len(refs)} reference sets",
-                         item="references")
-    for i, h in enumerate(hyps):
-        _check_string(h, f"hypotheses[{i}]")
-    for i, rs in enumerate(refs):
-        _check_refs(rs, f"references[{i}]")
+    hyps, refs = _check_corpus(inputs, "chrF")
     orders = int(settings["char_order"]) + int(settings["word_order"])
     total = [[0, 0, 0] for _ in range(orders)]
     chosen = []
