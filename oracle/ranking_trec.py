@@ -84,6 +84,7 @@ MULTIPLE = Knob("multiple", "the multiple x of R at which precision is taken", "
                 minimum=0, sources={"*": f"{_TREC} m_Rprec_mult.c: Rprec_mult_0.20 ... Rprec_mult_2.00, "
                                          "cutoff (long) (x * num_rel + 0.9)"})
 RECALL = Knob("recall", "the recall level x, 0 <= x <= 1", "0", kind="rational", minimum=0,
+              special=("3/10", "7/10"),   # levels where trec_eval 9's and 10's cutoffs part at small R
               sources={"*": f"{_TREC} m_iprec_at_recall.c: iprec_at_recall_0.00 ... iprec_at_recall_1.00"})
 RECALL_CUTOFF = Knob(
     "recall_cutoff", "the number of relevant documents a recall level x stands for", "v9",
