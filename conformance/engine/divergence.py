@@ -75,11 +75,11 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
             a, b = _value(metric, x, ours), _value(metric, x, theirs)
         except Exception:
             continue
-        if not (isinstance(a, tuple) and isinstance(b, tuple)) and _differs(a, b):
-            if seen is not None:
-                seen["separated"] = True
-            if follows is None or follows(x, a):
-                return x
+        # (``seen`` is not touched here: what the later searches do must not depend on which
+        # metrics this process happened to run before)
+        if not (isinstance(a, tuple) and isinstance(b, tuple)) and _differs(a, b) \
+                and (follows is None or follows(x, a)):
+            return x
     strategy = plan.inputs(strategy_settings or ours)
     hs = hsettings(max_examples=max(examples, 1) * 3, derandomize=True, database=None, deadline=None,
                    print_blob=False, suppress_health_check=list(HealthCheck))
