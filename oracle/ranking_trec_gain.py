@@ -49,10 +49,12 @@ def _ndcg_point(gains: list, ideal: tuple, k_run: int, k_ideal: int):
     return _form_quotient(_dcg(gains, k_run), den, _form_expr(den))
 
 
-def _mean_of(values: list):
+def _mean_of(values: list, n: int | None = None):
+    """sum(values) / n (n = len(values)), a rational when every value is one."""
+    n = len(values) if n is None else n
     if all(type(v) is Fraction for v in values):
-        return sum(values, Fraction(0)) / len(values)
-    return product([Fraction(1, len(values)), total(values)])
+        return sum(values, Fraction(0)) / n
+    return product([Fraction(1, n), total(values)])
 
 
 def _rndcg(j, s=None):
@@ -91,8 +93,7 @@ def _ndcg_rel(j, s=None):
         return Fraction(0)
     if big_p > len(points):
         points.append(product([Fraction(big_p - len(points)), _ndcg_point(gains, ideal, n, big_p)]))
-    return product([Fraction(1, big_p), total(points)]) if any(type(p) is not Fraction for p in points) \
-        else sum(points, Fraction(0)) / big_p
+    return _mean_of(points, big_p)
 
 
 def _g(j, s=None) -> dict:
