@@ -5,12 +5,13 @@ from fractions import Fraction
 from typing import Mapping
 
 
-def bleu_profiles(tokenizer: str, smoothing: str, scale: str, sentence_effective_order: str = "no") -> dict:
+def bleu_profiles(tokenizer: str, smoothing: str, scale: str, sentence_effective_order: str = "no",
+                  no_match: str = "smooth") -> dict:
     """The ``bleu`` and ``sentence_bleu`` profiles of a BLEU library: order 4, uniform
     weights, closest reference length (ties to the shorter), mixed case, the given
-    tokenizer, smoothing and scale; corpus BLEU without effective order."""
+    tokenizer, smoothing, no-match rule and scale; corpus BLEU without effective order."""
     base = {"tokenizer": tokenizer, "case": "mixed", "order": "4", "weights": "uniform",
-            "ref_length": "closest-shorter", "smoothing": smoothing, "scale": scale}
+            "ref_length": "closest-shorter", "smoothing": smoothing, "no_match": no_match, "scale": scale}
     return {"bleu": {**base, "effective_order": "no", "level": "corpus"},
             "sentence_bleu": {**base, "effective_order": sentence_effective_order}}
 

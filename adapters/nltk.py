@@ -85,10 +85,13 @@ class NLTK(Adapter):
     }
     # corpus_bleu / sentence_bleu defaults: weights (0.25,)*4, smoothing_function=None
     # (method0), auto_reweigh=False; tokens are the caller's; a fraction in [0, 1].
-    profiles = bleu_profiles(tokenizer="none", smoothing="none", scale="fraction")
+    profiles = bleu_profiles(tokenizer="none", smoothing="none", scale="fraction", no_match="zero")
     profile_sources = {"*": {
         "tokenizer": "nltk/translate/bleu_score.py:120-122, 202-204: references and hypotheses are token lists "
                      "(list(str)); NLTK does not tokenize (the adapter splits on whitespace)",
+        "no_match": "nltk/translate/bleu_score.py:254-258 corpus_bleu: '# Returns 0 if there's no matching "
+                    "n-grams' ... 'if p_numerators[1] == 0: return 0' before the smoothing function is called "
+                    "(since 3.2.1, commit bfa07a72 'Added sanity check for 0 matching unigrams.')",
     }}
     # float64: w_i * log(p_i) summed with math.fsum, exp, times BP; weights given as
     # floats (1/3 is not exact): a relative error of a few units of 2**-53 (at most 3 ULPs
@@ -151,9 +154,7 @@ class NLTK(Adapter):
         """Each predicate reads NLTK's own statistics of the input (``library_stats``)."""
         return {
             "zero-precision-dbl-min": self._zero_precision_dbl_min,
-            "no-unigram-match-zero": self._no_unigram_match_zero,
             "short-segment-denominator": self._short_segment_denominator,
-            "empty-hypothesis-and-reference": self._empty_hypothesis_and_reference,
             "method4-invcnt": self._method4_invcnt,
             "method5-averages-precisions": self._method5_averages_precisions,
             "method7-inherits-4-and-5": self._method7,
@@ -161,12 +162,9 @@ class NLTK(Adapter):
         }
 
     def defect_models(self) -> dict:
-        """The library's value each defect predicts: 0 for the early returns, and method0's
-        float arithmetic from the oracle's per-segment counts (``_method0_model``)."""
-        zero = lambda metric, settings, inputs: 0  # noqa: E731
+        """The library's value each defect predicts: method0's float arithmetic from the
+        oracle's per-segment counts (``_method0_model``)."""
         return {
-            "no-unigram-match-zero": zero,
-            "empty-hypothesis-and-reference": zero,
             "zero-precision-dbl-min": _method0_model,
             "short-segment-denominator": _method0_model,
         }
@@ -202,16 +200,6 @@ class NLTK(Adapter):
         st = self.library_stats(metric, settings, inputs)
         return st["matches"][0] > 0 and any(st["matches"][n] == 0 for n in self._used_orders(settings, st))
 
-    def _no_unigram_match_zero(self, metric, settings, inputs) -> bool:
-        """corpus_bleu returns 0 when no unigram matches (``if p_numerators[1] == 0``,
-        bleu_score.py:257), before smoothing; floor, exp, cc4, cc5 and cc7 give p_1 a
-        positive value. Applies: one of those methods, a non-empty hypothesis side and no
-        matching unigram."""
-        if settings["smoothing"] not in ("floor", "exp", "cc4", "cc5", "cc7"):
-            return False
-        st = self.library_stats(metric, settings, inputs)
-        return st["hyp_len"] > 0 and st["matches"][0] == 0
-
     def _short_segment_denominator(self, metric, settings, inputs) -> bool:
         """modified_precision uses ``max(1, number of hypothesis n-grams)`` as denominator
         (bleu_score.py:391), so a segment shorter than n adds 1 to the order-n total: NLTK's
@@ -221,12 +209,6 @@ class NLTK(Adapter):
         statistics do not. Applies: some hypothesis shorter than N tokens."""
         st = self.library_stats(metric, settings, inputs)
         return any(length < int(settings["order"]) for length in st["segment_lengths"])
-
-    def _empty_hypothesis_and_reference(self, metric, settings, inputs) -> bool:
-        """c = r = 0: BP and every precision are 0/0; corpus_bleu returns 0 through the
-        no-unigram-match return. Applies when both pooled lengths are 0."""
-        st = self.library_stats(metric, settings, inputs)
-        return st["hyp_len"] == 0 and st["ref_len"] == 0
 
     def _method4_invcnt(self, metric, settings, inputs) -> bool:
         """method4 gives the k-th zero order the count ln(T) / (K 2**k)

@@ -36,10 +36,12 @@ l))`` over the reference lengths: closest, ties to the shorter
 first k precisions to the power 1/k, lines 251-253); BP ``exp(1 - 1/ratio)``
 when ratio < 1 (lines 254-257); no smoothing, no effective order, scale
 fraction. ``order`` is passed as N; above 4 the library raises (its cooking
-counts 4-grams at most: a known failure). Every precision is ``(m + tiny) / (t + small)`` and the length
-ratio ``(c + tiny) / (r + small)`` with tiny = 1e-15, small = 1e-9
-(lines 201-202, 234-237, 251-254): no knob reproduces that, so its effects
-are known failures (adapters/known_failures/pycocoevalcap.json).
+counts 4-grams at most: a known failure). Every precision is ``(m + tiny) / (t +
+small)`` and the length ratio ``(c + tiny) / (r + small)`` with tiny = 1e-15,
+small = 1e-9 (lines 201-202, 234-237, 251-254): the oracle's ``smoothing=coco``,
+the profile (the run shows how it differs from unsmoothed BLEU with a minimal
+input, as a divergence). The epsilons are read as the decimals the source prints;
+the library's doubles differ from them by about 1e-31, far inside the tolerance.
 """
 from __future__ import annotations
 
@@ -48,13 +50,9 @@ from fractions import Fraction
 from typing import Mapping
 
 from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
-from oracle.compare import Tolerance, ulp_distance
+from oracle.compare import Tolerance
 
 from ._bleu_inputs import bleu_inputs, uniform_weights
-
-# bleu_scorer.py:201-202, as the exact binary values of the library's floats
-TINY = Fraction(1e-15)
-SMALL = Fraction(1e-9)
 
 # str.isspace() characters that are not Unicode White_Space (the oracle's tokenizer=none)
 _SEPARATORS = ("\x1c", "\x1d", "\x1e", "\x1f")
@@ -92,15 +90,19 @@ class PyCocoEvalCap(Adapter):
         # Cider(n=4, sigma=6.0): the CIDEr-D of the module docstring
         "cider_d": {"clip": "yes", "penalty": "gaussian", "sigma": "6", "factor": "10", "tf": "raw",
                     "df": "refs", "duplicates": "keep"},
-        # Bleu(4): whitespace tokens, closest reference length (ties to the shorter), no
-        # smoothing (the epsilons are known failures), corpus pooling, fraction
+        # Bleu(4): whitespace tokens, closest reference length (ties to the shorter), the
+        # epsilons in every precision and in the length ratio, corpus pooling, fraction
         "bleu": {"tokenizer": "none", "case": "mixed", "order": "4", "weights": "uniform",
-                 "ref_length": "closest-shorter", "smoothing": "none", "effective_order": "no",
+                 "ref_length": "closest-shorter", "smoothing": "coco", "effective_order": "no",
                  "level": "corpus", "scale": "fraction"},
     }
     profile_sources = {"*": {
         "tokenizer": "pycocoevalcap/bleu/bleu_scorer.py:23-27 precook: s.split(); text is tokenized beforehand "
                      "by PTBTokenizer (eval.py:31-34; README 'PTBTokenizer: We use the Stanford Tokenizer')",
+        "smoothing": "pycocoevalcap/bleu/bleu_scorer.py:201-202 'small = 1e-9', 'tiny = 1e-15 ## so that if "
+                     "guess is 0 still return 0'; (correct + tiny)/(guess + small) per order (lines 234-235, "
+                     "251-252) and 'ratio = (testlen + tiny) / (reflen + small) ## N.B.: avoid zero division' "
+                     "(lines 237, 254): deliberate, commented in the code",
     }}
     statistics = ("bleu",)
     # BLEU: float64 products of N precisions, a power, exp: a few roundings of 2**-53.
@@ -130,141 +132,21 @@ class PyCocoEvalCap(Adapter):
     # -- known failures
 
     def defect_classifiers(self) -> dict:
-        """Each predicate reads the library's own statistics (``library_segments``) and models
-        the library's formula with its epsilons exactly (``epsilon_bleu``)."""
+        """Each predicate reads the input (and the settings) only."""
         return {
             "python-isspace-separators": _isspace_separators,
-            "empty-hypothesis-and-reference": self._empty_hypothesis_and_reference,
-            "zero-count-epsilon": self._zero_count_epsilon,
-            "epsilon-in-precisions": self._epsilon_in_precisions,
             "no-reference-words": _no_reference_words,
             "order-above-4": _order_above_4,
         }
 
     def defect_models(self) -> dict:
-        """The library's value each defect predicts: its BLEU with the epsilons
-        (``epsilon_bleu`` on its own counts), 0.0 for c = r = 0, the oracle on text split at
+        """The library's value each defect predicts: the oracle on text split at
         U+001C..U+001F, and the raises."""
         return {
-            "zero-count-epsilon": self._epsilon_model,
-            "epsilon-in-precisions": self._epsilon_model,
-            "empty-hypothesis-and-reference": self._epsilon_model,
             "python-isspace-separators": _split_separators_model,
             "no-reference-words": lambda metric, settings, inputs: "raised ValueError",
             "order-above-4": lambda metric, settings, inputs: "raised IndexError",
         }
-
-    def _epsilon_model(self, metric, settings, inputs):
-        """pycocoevalcap's BLEU value, modelled: epsilon_bleu of each unit (0 for c = r = 0:
-        ratio 1e-6, BP = exp(1 - 1e6)), averaged over the units under sentence-mean."""
-        if metric != "bleu":
-            return None
-        n = int(settings["order"])
-        units = self._units(settings, inputs)
-        if not units:
-            return None
-        import mpmath
-        values = [mpmath.mpf(0) if c == 0 and r == 0 else epsilon_bleu(m, t, c, r, n) for m, t, c, r in units]
-        with mpmath.workdps(40):
-            return float(mpmath.fsum(values) / len(values))
-
-    def library_segments(self, settings: Mapping[str, str], inputs: Mapping) -> list[tuple]:
-        """[(correct, guess, testlen, reflen)] per segment, from the library's own cooking
-        (``BleuScorer`` += (hyp, refs), then ``_single_reflen(..., 'closest', testlen)``)."""
-        from pycocoevalcap.bleu.bleu_scorer import BleuScorer
-
-        hyps, refs = bleu_inputs(inputs)
-        scorer = BleuScorer(n=int(settings["order"]))
-        for h, rs in zip(hyps, refs):
-            scorer += (h, rs)
-        out = []
-        for comps in scorer.ctest:
-            r = scorer._single_reflen(comps["reflen"], "closest", comps["testlen"])
-            out.append((list(comps["correct"]), list(comps["guess"]), comps["testlen"], r))
-        return out
-
-    def _units(self, settings, inputs) -> list[tuple]:
-        """The (m, t, c, r) that one BLEU value is computed from: the pooled counts (corpus),
-        or each segment's (sentence-mean)."""
-        if int(settings["order"]) > 4:
-            return []  # the library raises (order-above-4)
-        segs = self.library_segments(settings, inputs)
-        if settings["level"] == "sentence-mean" or not segs:
-            return segs
-        n = int(settings["order"])
-        return [([sum(s[0][k] for s in segs) for k in range(n)], [sum(s[1][k] for s in segs) for k in range(n)],
-                 sum(s[2] for s in segs), sum(s[3] for s in segs))]
-
-    def _empty_hypothesis_and_reference(self, metric, settings, inputs) -> bool:
-        """c = r = 0 in a unit (the corpus, or a segment under sentence-mean): BP and every
-        precision are 0/0 (undefined); the library's ratio (0 + tiny)/(0 + small) = 1e-6 < 1
-        gives BP = exp(1 - 1e6) = 0.0 (bleu_scorer.py:237-240, 254-257), so it scores 0."""
-        if metric != "bleu":
-            return False
-        return any(c == 0 and r == 0 for _, _, c, r in self._units(settings, inputs))
-
-    def _zero_count_epsilon(self, metric, settings, inputs) -> bool:
-        """An order with no matching n-gram (m_n = 0, also when the hypothesis is shorter than
-        n and t_n = 0) makes unsmoothed BLEU 0; the library's precision is
-        (0 + 1e-15)/(t_n + 1e-9) (bleu_scorer.py:234-235, 251-252), so it returns a small
-        positive number. Applies: a unit with c > 0, some m_n = 0, and the library's
-        modelled value of that unit nonzero as a double (a brevity penalty can underflow)."""
-        if metric != "bleu":
-            return False
-        n = int(settings["order"])
-        for m, t, c, r in self._units(settings, inputs):
-            if c > 0 and min(m) == 0 and float(epsilon_bleu(m, t, c, r, n)) > 0:
-                return True
-        return False
-
-    def _epsilon_in_precisions(self, metric, settings, inputs) -> bool:
-        """With every count positive, the library's (m + 1e-15)/(t + 1e-9) precisions and its
-        (c + 1e-15)/(r + 1e-9) length ratio (which is below 1 when c = r, so BP < 1) move the
-        value by about 1e-9/t relative. Applies: every unit regular (c > 0 with all m_n > 0,
-        or c = 0 < r, where both give 0), the library's value outside the declared tolerance
-        of the epsilon-free value (computed from the library's own counts), and within
-        1e-13 relative of the modelled value with the epsilons (``epsilon_bleu``)."""
-        if metric != "bleu":
-            return False
-        n = int(settings["order"])
-        units = self._units(settings, inputs)
-        if not units:
-            return False
-        model, plain = [], []
-        for m, t, c, r in units:
-            if c > 0 and min(m) == 0 or c == 0 and r == 0:
-                return False
-            model.append(epsilon_bleu(m, t, c, r, n))
-            plain.append(epsilon_bleu(m, t, c, r, n, tiny=Fraction(0), small=Fraction(0)))
-        got = self.call(metric, self.options(metric, settings), inputs).value
-        import mpmath
-        with mpmath.workdps(40):
-            a, b = mpmath.fsum(model) / len(model), mpmath.fsum(plain) / len(plain)
-            f = mpmath.mpf(got)
-            tol = self.tolerance(metric)
-            outside = abs(f - b) * tol.rel.denominator > tol.rel.numerator * abs(b) and \
-                ulp_distance(got, float(b)) > tol.ulps
-            return outside and abs(f - a) <= abs(a) * mpmath.mpf(10) ** -13
-
-
-def epsilon_bleu(m, t, c, r, n: int, tiny: Fraction = TINY, small: Fraction = SMALL):
-    """pycocoevalcap's BLEU-n of one unit as an mpmath number (40 digits):
-    prod_k ((m_k + tiny)/(t_k + small))**(1/n) * BP, BP = exp(1 - 1/ratio) if ratio < 1
-    else 1, ratio = (c + tiny)/(r + small) (bleu_scorer.py:232-240, 249-257). With
-    tiny = small = 0 it is plain unsmoothed BLEU (0 for a zero count; c = r = 0 not allowed)."""
-    import mpmath
-
-    with mpmath.workdps(40):
-        f = lambda x: mpmath.mpf(x.numerator) / x.denominator  # noqa: E731
-        prod = mpmath.mpf(1)
-        for k in range(n):
-            if m[k] + tiny == 0:
-                return mpmath.mpf(0)
-            prod *= f(Fraction(m[k]) + tiny) / f(Fraction(t[k]) + small)
-        value = prod ** (mpmath.mpf(1) / n)
-        if Fraction(c) + tiny < Fraction(r) + small:  # ratio = (c + tiny)/(r + small) < 1
-            value *= mpmath.exp(1 - f((Fraction(r) + small) / (Fraction(c) + tiny)))
-        return +value
 
 
 def _isspace_separators(metric, settings, inputs) -> bool:

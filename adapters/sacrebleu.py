@@ -82,7 +82,8 @@ class SacreBLEU(Adapter):
     # sacrebleu.compat.corpus_bleu / BLEU(): tokenize='13a', lowercase=False,
     # smooth_method='exp', max_ngram_order=4, effective_order=False; score in percent;
     # sacrebleu.compat.sentence_bleu: the same but use_effective_order=True.
-    profiles = {**bleu_profiles(tokenizer="13a", smoothing="exp", scale="percent", sentence_effective_order="yes"),
+    profiles = {**bleu_profiles(tokenizer="13a", smoothing="exp", scale="percent", sentence_effective_order="yes",
+                                no_match="zero"),
                 **_chrf.PROFILES}
     # where the library documents each profile value that differs from the canonical default
     profile_sources = {"*": {
@@ -91,9 +92,15 @@ class SacreBLEU(Adapter):
         "effective_order": "sacrebleu/compat.py:70 sentence_bleu(use_effective_order=True); BLEU docstring "
                            "bleu.py:121-122 'This should be True, if sentence-level BLEU will be computed'",
         "scale": "README: every example prints BLEU on 0-100 (bleu.py:283 precisions = 100. * correct / total)",
+        "no_match": "sacrebleu/metrics/bleu.py:257-259 compute_bleu '# Early stop if there are no matches (#141)' "
+                    "'if not any(correct): return BLEUScore(0.0, ...)'; CHANGELOG 2.0.0 'BLEU: In case of no n-gram "
+                    "matches at all, skip smoothing and return 0.0 BLEU (#141)'",
     }, **{m: _chrf.SOURCES for m in _chrf.METRICS}}
     # releases whose defaults differ (CHANGELOG.md of the repository, per release)
     eras = (
+        Era("<2.0.0", {"*": {"no_match": "smooth"}}, {
+            "no_match": "1.x compute_bleu has no early return: floor and exp smoothing fill every zero order "
+                        "(sacrebleu 1.5.1 compat/metrics/bleu.py compute_bleu); the 2.0.0 rewrite added it (#141)"}),
         Era("<1.5.0", {"sentence_bleu": {"smoothing": "none"}}, {
             "smoothing": "compat.py sentence_bleu(smooth_method='floor', smooth_value=None) with "
                          "BLEU.SMOOTH_DEFAULTS['floor'] = 0.0 (1.4.11-1.4.14; SMOOTH_VALUE_DEFAULT = 0.0 in "
@@ -212,7 +219,6 @@ class SacreBLEU(Adapter):
     def defect_classifiers(self) -> dict:
         """Each predicate reads the library's own tokens and statistics (``library_stats``)."""
         return {
-            "no-match-early-return": self._no_match_early_return,
             "short-hypothesis-break": self._short_hypothesis_break,
             "empty-hypothesis-and-reference": self._empty_hypothesis_and_reference,
             "python-isspace-separators": _isspace_separators,
@@ -224,11 +230,10 @@ class SacreBLEU(Adapter):
         }
 
     def defect_models(self) -> dict:
-        """The library's value each defect predicts: 0.0 for the early returns, the oracle on
+        """The library's value each defect predicts: 0.0 for the early stops, the oracle on
         the texts as the library reads them (split at U+001C..U+001F; right-stripped)."""
         zero = lambda metric, settings, inputs: 0.0  # noqa: E731
         return {
-            "no-match-early-return": zero,
             "short-hypothesis-break": zero,
             "empty-hypothesis-and-reference": zero,
             "python-isspace-separators": lambda m, s, i: _oracle_on_texts(
@@ -254,16 +259,6 @@ class SacreBLEU(Adapter):
         streams = [[r[j] if j < len(r) else None for r in refs] for j in range(width)]
         return _raw_stats(bleu, hyps, streams)
 
-    def _no_match_early_return(self, metric, settings, inputs) -> bool:
-        """compute_bleu returns 0.0 when no n-gram matches (``if not any(correct)``,
-        sacrebleu/metrics/bleu.py:258) before smoothing; floor and exp would give every
-        order a positive precision. Applies: smoothing floor or exp, a non-empty hypothesis
-        side and no matching unigram."""
-        if settings["smoothing"] not in ("floor", "exp"):
-            return False
-        st = self.library_stats(metric, settings, inputs)
-        return st["hyp_len"] > 0 and st["matches"][0] == 0
-
     def _short_hypothesis_break(self, metric, settings, inputs) -> bool:
         """Without effective order, compute_bleu stops at the first order with no hypothesis
         n-grams (``if total[n - 1] == 0: break``, bleu.py:268), leaving its precision at 0.0;
@@ -279,8 +274,12 @@ class SacreBLEU(Adapter):
         return st["matches"][0] > 0 and st["totals"][-1] == 0
 
     def _empty_hypothesis_and_reference(self, metric, settings, inputs) -> bool:
-        """c = r = 0: BP and every precision are 0/0; compute_bleu keeps bp = 1.0 and returns
-        0.0 through the no-match early return. Applies when both pooled lengths are 0."""
+        """1.x: c = r = 0: BP and every precision are 0/0; compute_bleu keeps bp = 1.0, stops at
+        ``if total[n-1] == 0: break`` with every precision 0.0, and my_log(0.0) makes the score
+        0.0 (1.5.1 metrics/bleu.py:192-224). From 2.0 on the early return gives the same 0.0,
+        which is the profile's no_match=zero. Applies (1.x) when both pooled lengths are 0."""
+        if not self.in_versions(_V1):
+            return False
         st = self.library_stats(metric, settings, inputs)
         return st["hyp_len"] == 0 and st["ref_len"] == 0
 

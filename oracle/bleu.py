@@ -107,12 +107,15 @@ __all__ = ["BLEU", "SENTENCE_BLEU", "segment_stats", "ngram_counts", "reference_
 PAPINENI = "Papineni et al. 2002, BLEU: a Method for Automatic Evaluation of Machine Translation, ACL"
 CC2014 = "Chen and Cherry 2014, A Systematic Comparison of Smoothing Techniques for Sentence-Level BLEU, WMT"
 MTEVAL = "mteval-v13a.pl (NIST), moses-smt/mosesdecoder scripts/generic/mteval-v13a.pl"
+COCO = ("coco-caption (tylin/coco-caption, packaged as pycocoevalcap 1.2) pycocoevalcap/bleu/bleu_scorer.py "
+        "compute_score: 'small = 1e-9', 'tiny = 1e-15 ## so that if guess is 0 still return 0', "
+        "(correct + tiny)/(guess + small) per order, ratio = (testlen + tiny)/(reflen + small)")
 
 
 # smoothing method -> default value (None: the method takes no value)
 SMOOTHING_DEFAULTS = {
     "none": None, "floor": Fraction(1, 10), "add-k": Fraction(1), "exp": None,
-    "cc4": Fraction(5), "cc5": None, "cc6": Fraction(5), "cc7": Fraction(5),
+    "cc4": Fraction(5), "cc5": None, "cc6": Fraction(5), "cc7": Fraction(5), "coco": None,
 }
 
 # -------------------------------------------------------------------- inputs
@@ -167,11 +170,15 @@ def _check_corpus(inputs, name: str = "BLEU"):
 
 # ------------------------------------------------------------------- compute
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# case -> the function applied to every segment before tokenizing (mixed: none)
+_LOWER = {"lower": str.lower, "lower-ascii": lambda text: text.translate(_ASCII_LOWER)}
+
 
 def corpus_bleu(hypotheses, references, settings) -> Result:
     """BLEU over a corpus under canonical ``settings`` (validated inputs)."""
     tok = TOKENIZERS[settings["tokenizer"]]
-    lower = settings["case"] == "lower"
+    lower = _LOWER.get(settings["case"])
     N = int(settings["order"])
     count_order = N + 1 if settings["smoothing"] in ("cc5", "cc7") else N
     rule = settings["ref_length"]
@@ -183,8 +190,8 @@ def corpus_bleu(hypotheses, references, settings) -> Result:
     seg_values = []
     for h, rs in zip(hypotheses, references):
         if lower:
-            h = h.lower()
-            rs = [r.lower() for r in rs]
+            h = lower(h)
+            rs = [lower(r) for r in rs]
         m, t, c, ref_lens = segment_stats(tok(h), [tok(r) for r in rs], count_order)
         r_i = reference_length(c, ref_lens, rule)
         for n in range(count_order):
@@ -233,9 +240,10 @@ def segment_bleu(hypothesis, references, settings) -> Result:
     if settings.get("level", "corpus") != "corpus":
         return corpus_bleu([hypothesis], [references], settings)
     tok = TOKENIZERS[settings["tokenizer"]]
-    if settings["case"] == "lower":
-        hypothesis = hypothesis.lower()
-        references = [r.lower() for r in references]
+    lower = _LOWER.get(settings["case"])
+    if lower:
+        hypothesis = lower(hypothesis)
+        references = [lower(r) for r in references]
     N = int(settings["order"])
     count_order = N + 1 if settings["smoothing"] in ("cc5", "cc7") else N
     m, t, c, ref_lens = segment_stats(tok(hypothesis), [tok(r) for r in references], count_order)
@@ -277,8 +285,9 @@ def _normalize(settings: dict, given: set) -> dict:
     else:
         if s["smoothing_value"] == "-":
             s["smoothing_value"] = frac_text(default)
-        elif Fraction(s["smoothing_value"]) <= 0:
-            raise ConventionError(f"smoothing_value: {s['smoothing_value']} must be > 0 for smoothing {method}")
+        elif Fraction(s["smoothing_value"]) < 0 or Fraction(s["smoothing_value"]) == 0 and method != "floor":
+            raise ConventionError(f"smoothing_value: {s['smoothing_value']} must be > 0 for smoothing {method}"
+                                  + ("" if method == "floor" else " (only floor takes 0)"))
     return s
 
 
@@ -291,6 +300,7 @@ _SMOOTH_SOURCES = {
     "cc5": f"{CC2014}, method 5",
     "cc6": f"{CC2014}, method 6 (Gao and He 2013; alpha default 5)",
     "cc7": f"{CC2014}, method 7 (methods 4 then 5; K default 5)",
+    "coco": COCO,
 }
 
 
@@ -301,9 +311,11 @@ def _knobs(with_level: bool) -> tuple:
              sources={"none": "split on Unicode White_Space", "13a": MTEVAL + " sub tokenization",
                       "intl": "mteval-v14.pl sub tokenization_international",
                       "char": "sacrebleu TokenizerChar (characters, whitespace removed)"}),
-        Knob("case", "lower: str.lower() on every segment before tokenizing", "mixed",
-             choices=("mixed", "lower"), key="case",
-             sources={"mixed": MTEVAL + " -c", "lower": "sacrebleu lowercase=True (str.lower before tokenizing)"}),
+        Knob("case", "lower: str.lower() on every segment before tokenizing; lower-ascii: A-Z only", "mixed",
+             choices=("mixed", "lower", "lower-ascii"), key="case",
+             sources={"mixed": MTEVAL + " -c", "lower": "sacrebleu lowercase=True (str.lower before tokenizing)",
+                      "lower-ascii": MTEVAL + " NormalizeText: '$norm_text =~ tr/[A-Z]/[a-z]/ unless "
+                                     "$preserve_case' (its default without -c; bytes, ASCII letters only)"}),
         Knob("order", "maximum n-gram order N", 4, kind="int", minimum=1, key="N",
              sources={"*": PAPINENI + ", sec. 2.2 (N = 4)"}),
         Knob("weights", "weights w_1..w_N of log p_n: 'uniform' (1/N) or N rationals summing to 1",
@@ -320,6 +332,12 @@ def _knobs(with_level: bool) -> tuple:
         Knob("smoothing_value", "epsilon (floor), k (add-k), K (cc4, cc7), alpha (cc6); '-' if unused",
              "-", kind="rational", minimum=0, special=("-",), key="sv",
              sources={"*": CC2014}),
+        Knob("no_match", "zero: BLEU = 0 when no unigram matches, before any smoothing", "smooth",
+             choices=("smooth", "zero"), key="nomatch",
+             sources={"smooth": CC2014 + " (every zero order is smoothed)",
+                      "zero": "sacrebleu >= 2.0 metrics/bleu.py compute_bleu 'if not any(correct)' early return "
+                              "(issue #141, CHANGELOG 2.0.0); nltk bleu_score.py corpus_bleu 'Returns 0 if "
+                              "there's no matching n-grams ... if p_numerators[1] == 0: return 0'"}),
         Knob("effective_order", "yes: drop orders with no hypothesis n-grams, renormalize the weights", "no",
              choices=("no", "yes"), key="eff",
              sources={"no": PAPINENI, "yes": "sacrebleu BLEU(effective_order=True), BLEU.compute_bleu"}),

@@ -16,6 +16,10 @@ from .exact import Undefined, exp, log, power, product, total
 
 _ONE = Fraction(1)
 
+# coco-caption's epsilons as its source prints them (bleu_scorer.py: small = 1e-9, tiny = 1e-15)
+COCO_TINY = Fraction(1, 10 ** 15)
+COCO_SMALL = Fraction(1, 10 ** 9)
+
 # --------------------------------------------------------------- statistics
 
 
@@ -129,7 +133,7 @@ def _smoothed(method, value, m, t, c, next_match):
             if t[n] == 0:
                 ps[n] = Undefined(f"order {n + 1}: the hypothesis has no {n + 1}-grams (t = 0) and floor smoothing divides by t")
             else:
-                ps[n] = Fraction(m[n] if m[n] else value, t[n])
+                ps[n] = Fraction(m[n] if m[n] else value, t[n]) if m[n] or value else None  # floor 0: a zero
         return ps
     if method == "exp":
         inv = 1
@@ -179,6 +183,17 @@ def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
     c, r = hyp_len, ref_len
     parts: dict = {}
     extra: dict = {}
+    if settings.get("no_match", "smooth") == "zero" and matches[0] == 0:
+        # sacrebleu >= 2.0 ``if not any(correct)``, nltk ``if p_numerators[1] == 0``: 0 before
+        # anything else is computed (also for c = r = 0)
+        extra["no_match"] = True
+        parts["bp"] = _ONE if c >= r else (exp(1 - Fraction(r) / c) if c else Fraction(0))
+        for n in range(N):
+            parts[f"precision_{n + 1}"] = Fraction(0, 1) if totals[n] else Undefined(
+                f"order {n + 1}: the hypothesis has no {n + 1}-grams (0/0)")
+        return Fraction(0), parts, extra
+    if method == "coco":
+        return _coco(matches, totals, c, r, settings, weights, parts, extra)
     if c == 0:
         if r == 0:
             why = Undefined("hypothesis and reference lengths are both 0: BP and every precision are 0/0")
@@ -246,6 +261,42 @@ def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
             factors.append(power(Fraction(num, den), w))
         else:
             factors.append(power(product(group), w))
+    value = factors[0] if len(factors) == 1 else product(factors)
+    return value, parts, extra
+
+
+def _coco(matches, totals, c, r, settings, weights, parts, extra):
+    """coco-caption's BLEU (pycocoevalcap bleu/bleu_scorer.py ``compute_score``): every
+    precision is p_n = (m_n + tiny)/(t_n + small), the length ratio (c + tiny)/(r + small),
+    BP = exp(1 - 1/ratio) when ratio < 1, tiny = 10^-15, small = 10^-9; defined on every
+    input (c = r = 0 gives 10^-6 precisions and BP = exp(1 - 10^6))."""
+    N = int(settings["order"])
+    used = N
+    if settings["effective_order"] == "yes":
+        used = sum(1 for t in totals if t > 0)
+        extra["effective_order"] = used
+        if used < N:
+            kept = sum(weights[:used])
+            if kept == 0:
+                why = Undefined(f"effective order {used}: the weights of orders 1..{used} sum to 0")
+                for n in range(N):
+                    parts[f"precision_{n + 1}"] = why
+                return why, parts, extra
+            weights = [w / kept for w in weights[:used]]
+    ratio = (c + COCO_TINY) / (r + COCO_SMALL)
+    bp = _ONE if ratio >= 1 else exp(1 - 1 / ratio)
+    parts["bp"] = bp
+    factors = [] if ratio >= 1 else [bp]
+    by_weight: dict = {}
+    for n in range(N):
+        if n >= used:
+            parts[f"precision_{n + 1}"] = Undefined(f"order {n + 1} dropped: effective order is {used}")
+            continue
+        p = (matches[n] + COCO_TINY) / (totals[n] + COCO_SMALL)
+        parts[f"precision_{n + 1}"] = p
+        if weights[n]:
+            by_weight[weights[n]] = by_weight.get(weights[n], _ONE) * p
+    factors += [power(q, w) for w, q in by_weight.items()]
     value = factors[0] if len(factors) == 1 else product(factors)
     return value, parts, extra
 

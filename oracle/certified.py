@@ -58,10 +58,23 @@ def _eval_iv(x: Expr, iv):
     raise TypeError(f"cannot evaluate {x!r}")
 
 
-def _mpf_fraction(raw) -> Fraction:
+# bounds below 2**-TINY_BITS in magnitude are widened to 0 or +-2**-TINY_BITS: far below
+# the doubles (2**-1074) and the digits' own path (log10 bounds), and without it the
+# rational of exp(-10**15) needs a 10**15-bit denominator (MemoryError)
+TINY_BITS = 1 << 16
+_TINY_BOUND = Fraction(1, 1 << TINY_BITS)
+
+
+def _mpf_fraction(raw, upper: bool = False) -> Fraction:
     from mpmath import libmp
     if raw in (libmp.finf, libmp.fninf, libmp.fnan):
         raise CertificationError("interval arithmetic produced a non-finite bound")
+    sign, man, exp_, bc = raw
+    if man and exp_ + bc < -TINY_BITS:
+        # a valid bound still: 0 above a negative or below a positive tiny value
+        if upper:
+            return Fraction(0) if sign else Fraction(1, 1 << TINY_BITS)
+        return Fraction(-1, 1 << TINY_BITS) if sign else Fraction(0)
     p, q = libmp.to_rational(raw)
     return Fraction(p, q)
 
@@ -79,7 +92,7 @@ def interval(x, prec_bits: int) -> tuple[Fraction, Fraction]:
     try:
         r = _eval_iv(x, iv)
         lo, hi = r._mpi_
-        return _mpf_fraction(lo), _mpf_fraction(hi)
+        return _mpf_fraction(lo), _mpf_fraction(hi, upper=True)
     finally:
         iv.prec = old
 
@@ -148,6 +161,8 @@ def _certify(x, round_fn, start_bits: int, max_bits: int = 1 << 16):
         a, b = round_fn(lo), round_fn(hi)
         if a == b:
             return a
+        if max(abs(lo), abs(hi)) <= _TINY_BOUND:   # widened bounds (TINY_BITS): more bits will not help
+            raise OverflowError(f"|x| is below 2**-{TINY_BITS}")
         bits *= 2
     raise CertificationError(f"could not certify {exact_str(x)} within {max_bits} bits")
 

@@ -9,7 +9,6 @@ import pytest
 pytest.importorskip("pycocoevalcap.cider.cider")
 
 from adapters import BUILTIN, load_adapter  # noqa: E402
-from adapters.pycocoevalcap import epsilon_bleu  # noqa: E402
 from conformance.engine.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Skip, Unsupported  # noqa: E402
 from oracle.compare import compare  # noqa: E402
@@ -47,13 +46,28 @@ def test_profiles_are_the_library_defaults(a):
     assert a.profile("cider_d") == get_metric("cider_d").settings({})
     prof = a.profile("bleu")
     assert (prof["tokenizer"], prof["order"], prof["ref_length"], prof["smoothing"], prof["level"],
-            prof["scale"]) == ("none", "4", "closest-shorter", "none", "corpus", "fraction")
+            prof["scale"]) == ("none", "4", "closest-shorter", "coco", "corpus", "fraction")
 
 
 # ------------------------------------------------- agreement on hand-checked inputs
 
 W = [f"w{i}" for i in range(5000)]
 LONG = " ".join(W[:4000])
+
+
+def _p(m: int, t: int) -> str:
+    """coco-caption's precision (m + 10^-15)/(t + 10^-9), times 10^15 above and below."""
+    return f"({m * 10 ** 15 + 1}/{t * 10 ** 15 + 10 ** 6})"
+
+
+def _bp(c: int, r: int) -> str:
+    """exp(1 - (r + 10^-9)/(c + 10^-15)), its argument over the common denominator c 10^15 + 1."""
+    return f"exp({(c - r) * 10 ** 15 + 1 - 10 ** 6}/{c * 10 ** 15 + 1})"
+
+
+def _coco4(n: int, r: int) -> str:
+    """BLEU-4 of n distinct words, all matched, against a reference of r >= n words."""
+    return f"{_bp(n, r)}*({'*'.join(_p(n - k, n - k) for k in range(4))})**(1/4)"
 
 # (metric, conventions over the library's profile, inputs, exact value by hand)
 AGREE = [
@@ -75,23 +89,28 @@ AGREE = [
     ("cider_d", {}, {"candidates": ["a b", "e"], "references": [["a b", "a b", "c d"], ["e"]]}, "35/12"),
     # one image: every weight is log(1/1) = 0, all vectors zero, score 0
     ("cider_d", {}, {"candidates": ["a man rides a horse"], "references": [["a man rides a horse"]]}, "0"),
-    # an empty hypothesis against a non-empty reference: c = 0 < r, BP -> 0: BLEU 0; the
-    # library's ratio 1e-15/(2 + 1e-9) gives exp(1 - 2e15) = 0.0
-    ("bleu", {}, {"hypotheses": [""], "references": [["a b"]]}, "0"),
-    # 4,000 distinct words equal to the reference: every p_n = 1, BP = 1: BLEU = 1; the library's
-    # epsilons move it by about 1e-9/4000 (5.0e-13 relative), inside the 1e-12 tolerance
-    ("bleu", {}, {"hypotheses": [LONG], "references": [[LONG]]}, "1"),
-    # the first 3,000 of those words against all 4,000: p_n = 1, c = 3000 < r = 4000:
-    # BP = exp(1 - 4000/3000) = exp(-1/3)
-    ("bleu", {}, {"hypotheses": [" ".join(W[:3000])], "references": [[LONG]]}, "exp(-1/3)"),
+    # BLEU under the profile's smoothing=coco (bleu_scorer.py:201-257): p_n = (m_n + 10^-15)/
+    # (t_n + 10^-9), written below with 10^15 multiplied in above and below (_p); the ratio
+    # (c + 10^-15)/(r + 10^-9) < 1 gives BP = exp(1 - (r + 10^-9)/(c + 10^-15))
+    # = exp(((c - r) 10^15 + 1 - 10^6)/(c 10^15 + 1)) (_bp); BLEU-4 = BP (p_1 p_2 p_3 p_4)^(1/4).
+    # An empty hypothesis against 'a b': m = t = 0, every p_n = 10^-15/10^-9 = 10^-6, so the
+    # root is 10^-6; c = 0, r = 2: BP = exp((-2 10^15 + 1 - 10^6)/1) (0.0 as a double)
+    ("bleu", {}, {"hypotheses": [""], "references": [["a b"]]}, f"(1/1000000)*{_bp(0, 2)}"),
+    # 4,000 distinct words equal to the reference: m = t = (4000, 3999, 3998, 3997), c = r:
+    # BP = exp(-999999/(4 10^18 + 1)); about 1 - 7.7e-10 in all
+    ("bleu", {}, {"hypotheses": [LONG], "references": [[LONG]]}, _coco4(4000, 4000)),
+    # the first 3,000 of those words against all 4,000: m = t = (3000, ..., 2997), c = 3000,
+    # r = 4000: BP = exp((-10^18 + 1 - 10^6)/(3 10^18 + 1)), about exp(-1/3)
+    ("bleu", {}, {"hypotheses": [" ".join(W[:3000])], "references": [[LONG]]}, _coco4(3000, 4000)),
     # order 1: 4,000 words, the reference keeps the first 2,000 and replaces the rest by other
-    # words: m_1 = 2000, t_1 = 4000, c = r = 4000: BLEU-1 = 1/2
+    # words: m_1 = 2000, t_1 = 4000, c = r = 4000: BP p_1, about 1/2
     ("bleu", {"order": "1"},
-     {"hypotheses": [LONG], "references": [[" ".join(W[:2000] + [f"z{i}" for i in range(2000)])]]}, "1/2"),
-    # sentence-mean (the mean of the library's per-image BLEU-4): 1 and exp(-1/3) as above:
-    # (1 + exp(-1/3))/2
+     {"hypotheses": [LONG], "references": [[" ".join(W[:2000] + [f"z{i}" for i in range(2000)])]]},
+     f"{_bp(4000, 4000)}*{_p(2000, 4000)}"),
+    # sentence-mean (the mean of the library's per-image BLEU-4): the two values above
     ("bleu", {"level": "sentence-mean"},
-     {"hypotheses": [LONG, " ".join(W[:3000])], "references": [[LONG], [LONG]]}, "(1/2)*(1 + exp(-1/3))"),
+     {"hypotheses": [LONG, " ".join(W[:3000])], "references": [[LONG], [LONG]]},
+     f"(1/2)*({_coco4(4000, 4000)} + {_coco4(3000, 4000)})"),
 ]
 
 
@@ -119,16 +138,19 @@ def test_bleu_level_sentence_mean_uses_the_per_image_scores(a):
     assert len(per_image) == 2 and out.value == (per_image[0] + per_image[1]) / 2
 
 
-def test_epsilon_model_reproduces_the_library(a):
-    """epsilon_bleu (the classifiers' model of the library's formula) agrees with the library's
-    doubles within a few units of 2**-53."""
-    for inputs in ({"hypotheses": ["a b c d"], "references": [["a b c d"]]},
-                   {"hypotheses": ["a b c d"], "references": [["a b c e"]]},
-                   {"hypotheses": ["a b", "c d e f g"], "references": [["a b c"], ["c d e f x", "c"]]}):
-        settings = a.profile("bleu")
-        (m, t, c, r), = a._units(settings, inputs)
-        got = a.run(a.configure("bleu", settings), inputs).value
-        assert abs(got - float(epsilon_bleu(m, t, c, r, 4))) <= 4e-15 * got
+def test_coco_smoothing_follows_the_library_where_unsmoothed_bleu_does_not(a):
+    """Zero counts, an empty hypothesis and reference, a hypothesis shorter than 4 words: the
+    library's values are the oracle's under smoothing=coco (its profile), and the
+    unsmoothed value of each differs."""
+    plain = dict(a.profile("bleu"), smoothing="none")
+    for inputs in ({"hypotheses": ["a b c d"], "references": [["a b c e"]]},
+                   {"hypotheses": [""], "references": [[""]]},
+                   {"hypotheses": ["a b", "c d e f g"], "references": [["a b c"], ["c d e f x", "c"]]},
+                   {"hypotheses": ["x y"], "references": [["a b"]]}):
+        cfg, out, res = _run(a, "bleu", {}, inputs)
+        assert compare(out.value, res.value, a.tolerance("bleu")).agrees, (inputs, out.value)
+        other = get_metric("bleu").compute(inputs, plain).value
+        assert isinstance(other, Undefined) or not compare(out.value, other, a.tolerance("bleu")).agrees
 
 
 def test_cider_per_image_scores_are_kept(a):
@@ -252,16 +274,6 @@ def test_classifiers_of_one_metric_leave_the_other_alone(a):
     assert not any(f("cider_d", cider_settings, empty_refs) for k, f in a.defect_classifiers().items()
                    if k != "no-reference-words")
     assert not a.defect_classifiers()["no-reference-words"]("bleu", bleu_settings, CLEAN["bleu"])
-
-
-def test_epsilon_classifier_is_silent_where_the_library_agrees(a):
-    """A perfect match of 4,000 words differs by 5e-13 (inside the tolerance): not a finding;
-    at 40 words (5e-11) it is."""
-    fire = a.defect_classifiers()["epsilon-in-precisions"]
-    settings = a.profile("bleu")
-    short = " ".join(W[:40])
-    assert not fire("bleu", settings, {"hypotheses": [LONG], "references": [[LONG]]})
-    assert fire("bleu", settings, {"hypotheses": [short], "references": [[short]]})
 
 
 def test_engine_recognises_every_entry(a):

@@ -282,7 +282,7 @@ def test_single_segment_corpus_equals_sentence_bleu():
 
 def test_default_signature_names_every_knob():
     sig = BLEU.signature()
-    assert sig == ("bleu|tok:13a|case:mixed|N:4|w:uniform|ref:closest-shorter|smooth:none|sv:-|eff:no"
+    assert sig == ("bleu|tok:13a|case:mixed|N:4|w:uniform|ref:closest-shorter|smooth:none|sv:-|nomatch:smooth|eff:no"
                    "|level:corpus|scale:fraction|oracle:1")
     assert "level" not in SENTENCE_BLEU.signature()
 

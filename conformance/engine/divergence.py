@@ -59,7 +59,8 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
                      follows=None, seen: dict | None = None):
     """A minimal generated input on which the two settings give different exact values
     (a refusal under one and a value under the other counts), or None. With
-    ``follows(inputs, exact)``, only inputs on which the library follows ``ours``.
+    ``follows(inputs, exact, other)``, only inputs on which the library follows ``ours``
+    and is told apart from ``theirs`` (both exact values below 2**-1074 are not a showing).
     ``seen["separated"]`` records whether any generated input separated the two settings
     at all (before ``follows``): the search is derandomized, so without one, the same
     search without ``follows`` cannot find any either."""
@@ -78,7 +79,7 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
         # (``seen`` is not touched here: what the later searches do must not depend on which
         # metrics this process happened to run before)
         if not (isinstance(a, tuple) and isinstance(b, tuple)) and _differs(a, b) \
-                and (follows is None or follows(x, a)):
+                and (follows is None or follows(x, a, b)):
             return x
     strategy = plan.inputs(strategy_settings or ours)
     hs = hsettings(max_examples=max(examples, 1) * 3, derandomize=True, database=None, deadline=None,
@@ -92,7 +93,7 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
             return False
         if seen is not None:
             seen["separated"] = True
-        return follows is None or follows(x, a)
+        return follows is None or follows(x, a, b)
 
     try:
         x = find(strategy, separates, settings=hs)
@@ -202,18 +203,19 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
 
 
 def _follower(adapter, metric: str, prof: dict):
-    """``follows(inputs, exact)``: the library, configured at its profile, gives ``exact``."""
+    """``follows(inputs, exact, other=None)``: the library, configured at its profile, gives
+    ``exact`` and (with ``other``) not ``other`` within its tolerance."""
     configured = adapter.configure(metric, prof)
     if isinstance(configured, Unsupported):
         return None
     tol = adapter.tolerance(metric)
 
-    def follows(x, exact) -> bool:
+    def follows(x, exact, other=None) -> bool:
         try:
             value = adapter.run(configured, x).value
         except Exception:
-            return isinstance(exact, tuple)
-        return _agrees(value, exact, tol)
+            return isinstance(exact, tuple) and not isinstance(other, tuple)
+        return _agrees(value, exact, tol) and (other is None or not _agrees(value, other, tol))
     return follows
 
 

@@ -52,7 +52,10 @@ def _permute_references(inputs, data):
 
 def _bleu_identity(inputs, settings):
     """Each hypothesis replaced by its first reference: BLEU is 1 when every
-    hypothesis has at least N tokens (all precisions 1, BP 1)."""
+    hypothesis has at least N tokens (all precisions 1, BP 1). Not under
+    smoothing=coco, whose epsilons keep every precision and BP below 1."""
+    if settings.get("smoothing") == "coco":
+        return None
     n = int(settings.get("order", "4"))
     refs = inputs["references"] if "hypotheses" in inputs else [inputs["references"]]
     firsts = [r[0] for r in refs]
