@@ -9,6 +9,7 @@ from .conventions import ConventionError, Metric, nearest
 _WHERE = {
     "bleu": "oracle.bleu:BLEU",
     "sentence_bleu": "oracle.bleu:SENTENCE_BLEU",
+    "bleu_statistics": "oracle.bleu_statistics:BLEU_STATISTICS",
     "chrf": "oracle.chrf:CHRF",
     "sentence_chrf": "oracle.chrf:SENTENCE_CHRF",
     "exact_match": "oracle.qa:EXACT_MATCH",

@@ -89,6 +89,8 @@ PLANS: dict[str, Plan] = {
         upper=_bleu_upper,
         invariances={"reference-order": _permute_references},
         identity=_bleu_identity),
+    "bleu_statistics": Plan(
+        "bleu_statistics", lambda s: S.bleu_statistics(int(s.get("order", "4"))), upper=_bleu_upper),
     # chrF: a segment's best reference is the first of equal F, so reference order can matter
     "chrf": Plan(
         "chrf", lambda s: S.bleu_corpus(S.tricky_words), upper=_scale,

@@ -9,6 +9,8 @@ punctuation, numbers and apostrophes so that tokenizers matter.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hypothesis import strategies as st
 
 PLAIN_WORDS = ("the", "cat", "sat", "on", "mat", "a", "dog", "ran", "home", "budi", "membaca", "buku")
@@ -121,3 +123,30 @@ def token_probabilities(draw, max_texts: int = 3, max_tokens: int = 6):
     texts = draw(st.lists(st.lists(st.sampled_from(DYADIC_PROBS), min_size=1, max_size=max_tokens),
                           min_size=1, max_size=max_texts))
     return {"probs": texts}
+
+
+@st.composite
+def bleu_statistics(draw, order: int = 4, max_segments: int = 4, max_len: int = 12):
+    """Inputs of ``bleu_statistics``: statistics some corpus of 1..``max_segments`` segments
+    can have. Per segment: a length c_i, totals max(c_i - n + 1, 0), matches non-increasing
+    in n and at most the totals (all of them now and then: a perfect hypothesis; none now
+    and then), a reference length r_i (a half-integer now and then: the average rule);
+    the corpus sums them, with m_{N+1} for smoothing cc5 and cc7."""
+    n_seg = draw(st.integers(1, max_segments))
+    m, t = [0] * (order + 1), [0] * (order + 1)
+    c, r = 0, Fraction(0)
+    for _ in range(n_seg):
+        ci = draw(st.integers(0, max_len))
+        shape = draw(st.integers(0, 7))
+        prev = ci
+        for n in range(order + 1):
+            tn = max(ci - n, 0)
+            mn = tn if shape == 0 else 0 if shape == 1 else draw(st.integers(0, min(tn, prev)))
+            prev = mn
+            m[n] += mn
+            t[n] += tn
+        c += ci
+        r += draw(st.integers(0, 2 * max_len)) + (Fraction(1, 2) if draw(st.integers(0, 9)) == 0 else 0)
+    ref_len = int(r) if r.denominator == 1 else str(r)
+    return {"matches": m[:order], "totals": t[:order], "hyp_len": c, "ref_len": ref_len,
+            "next_order_matches": m[order]}
