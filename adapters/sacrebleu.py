@@ -1,4 +1,5 @@
-"""sacrebleu (Post 2018): ``sacrebleu.metrics.BLEU`` mapped onto ``bleu`` and ``sentence_bleu``.
+"""sacrebleu (Post 2018): ``sacrebleu.metrics.BLEU`` mapped onto ``bleu`` and ``sentence_bleu``,
+its static ``BLEU.compute_bleu`` (2.x) onto ``bleu_statistics``, ``CHRF`` onto ``chrf``.
 
 Library options and the knobs they set:
 
@@ -78,12 +79,17 @@ class SacreBLEU(Adapter):
     matrix_versions = ("1.4.14", "1.5.1", "2.0.0", "2.6.0")
     homepage = "https://github.com/mjpost/sacrebleu"
     issues = "https://github.com/mjpost/sacrebleu/issues"
-    capabilities = {"bleu": dict(_COMMON), "sentence_bleu": dict(_COMMON), **_chrf.CAPABILITIES}
+    capabilities = {"bleu": dict(_COMMON), "sentence_bleu": dict(_COMMON), **_chrf.CAPABILITIES,
+                    "bleu_statistics": {k: v for k, v in _COMMON.items() if k not in ("tokenizer", "case")}}
     # sacrebleu.compat.corpus_bleu / BLEU(): tokenize='13a', lowercase=False,
     # smooth_method='exp', max_ngram_order=4, effective_order=False; score in percent;
     # sacrebleu.compat.sentence_bleu: the same but use_effective_order=True.
     profiles = {**bleu_profiles(tokenizer="13a", smoothing="exp", scale="percent", sentence_effective_order="yes",
                                 no_match="zero"),
+                # BLEU.compute_bleu(correct, total, sys_len, ref_len, smooth_method='none',
+                # smooth_value=None, effective_order=False, max_ngram_order=4), a static method (2.x)
+                "bleu_statistics": {"order": "4", "weights": "uniform", "smoothing": "none", "no_match": "zero",
+                                    "effective_order": "no", "scale": "percent"},
                 **_chrf.PROFILES}
     # where the library documents each profile value that differs from the canonical default
     profile_sources = {"*": {
@@ -114,6 +120,7 @@ class SacreBLEU(Adapter):
     tolerances = {
         "bleu": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
         "sentence_bleu": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
+        "bleu_statistics": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
         **_chrf.TOLERANCES,
     }
 
@@ -129,6 +136,10 @@ class SacreBLEU(Adapter):
             return _chrf.options(settings)
         method = settings["smoothing"]
         value = settings.get("smoothing_value", "-")
+        if metric == "bleu_statistics":
+            return {"smooth_method": method, "smooth_value": None if value == "-" else float(Fraction(value)),
+                    "effective_order": settings["effective_order"] == "yes",
+                    "max_ngram_order": int(settings["order"])}
         return {
             "tokenize": settings["tokenizer"],
             "lowercase": settings["case"] == "lower",
@@ -141,6 +152,8 @@ class SacreBLEU(Adapter):
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         if metric in _chrf.METRICS:
             return _chrf.call(metric, options, inputs)
+        if metric == "bleu_statistics":
+            return _statistics(options, inputs)
         if self.in_versions(_V1):
             return self._call_v1(metric, options, inputs)
         from sacrebleu.metrics import BLEU
@@ -217,7 +230,13 @@ class SacreBLEU(Adapter):
         return LibraryOutput(value=score.score, stats=stats, raw=score)
 
     def defect_classifiers(self) -> dict:
-        """Each predicate reads the library's own tokens and statistics (``library_stats``)."""
+        """Each predicate reads the library's own tokens and statistics (``library_stats``);
+        on ``bleu_statistics`` (no text) only those of compute_bleu's arithmetic apply."""
+        text_only = ("python-isspace-separators", "rstrip-before-tokenizing", "intl-no-entities",
+                     "max-ngram-order-not-passed", "empty-reference-dropped")
+        return {k: (f if k not in text_only else _not_on_statistics(f)) for k, f in self._classifiers().items()}
+
+    def _classifiers(self) -> dict:
         return {
             "short-hypothesis-break": self._short_hypothesis_break,
             "empty-hypothesis-and-reference": self._empty_hypothesis_and_reference,
@@ -247,7 +266,10 @@ class SacreBLEU(Adapter):
     # -- library-side views used by the classifiers
 
     def library_stats(self, metric: str, settings: Mapping[str, str], inputs: Mapping) -> dict:
-        """sacrebleu's pooled raw statistics (matches, totals, hyp_len, ref_len) for this input."""
+        """sacrebleu's pooled raw statistics (matches, totals, hyp_len, ref_len) for this input
+        (a ``bleu_statistics`` input's own)."""
+        if metric == "bleu_statistics":
+            return {k: inputs[k] for k in ("matches", "totals", "hyp_len", "ref_len")}
         if self.in_versions(_V1):
             opts = dict(self.options(metric, settings), smooth_method="none", smooth_value=None)
             return self._call_v1(metric, opts, inputs).stats
@@ -447,3 +469,23 @@ def _raw_stats(bleu, hyps, streams) -> dict:
             "hyp_len": int(tot[0]), "ref_len": int(tot[1])}
 
 
+def _statistics(options: Mapping, inputs: Mapping) -> LibraryOutput:
+    """``BLEU.compute_bleu`` on the given statistics (2.x). Its ``ref_len: int`` is an integer
+    (``BLEUScore.__init__`` formats it with ``:d``): a rational reference length is skipped."""
+    from sacrebleu.metrics.bleu import BLEU
+
+    r = inputs["ref_len"]
+    if not isinstance(r, int):
+        raise Skip(f"ref_len {r}: sacrebleu's compute_bleu takes an integer reference length "
+                   "(BLEUScore formats it with ':d')")
+    # (add-k adds k to the lists it is given, so they are copies; the statistics are the input's)
+    score = BLEU.compute_bleu(list(inputs["matches"]), list(inputs["totals"]), inputs["hyp_len"], r, **options)
+    return LibraryOutput(value=score.score, raw=score)
+
+
+def _not_on_statistics(predicate):
+    """A text classifier: it never applies to ``bleu_statistics`` (there are no texts)."""
+    def applies(metric, settings, inputs) -> bool:
+        return metric != "bleu_statistics" and predicate(metric, settings, inputs)
+    applies.__doc__ = predicate.__doc__
+    return applies

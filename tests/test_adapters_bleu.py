@@ -240,6 +240,8 @@ def test_known_failure_reproduces(adapter, entry):
 CLEAN = {
     "bleu": {"hypotheses": ["a b c d e"], "references": [["a b c d e"]]},
     "sentence_bleu": {"hypothesis": "a b c d e", "references": ["a b c d e"]},
+    # the statistics of that segment: five tokens, every n-gram matched, r = 5
+    "bleu_statistics": {"matches": [5, 4, 3, 2], "totals": [5, 4, 3, 2], "hyp_len": 5, "ref_len": 5},
 }
 _EMPTY_HYPOTHESIS = {"bleu": {"hypotheses": [""], "references": [["a"]]},
                      "sentence_bleu": {"hypothesis": "", "references": ["a"]}}
