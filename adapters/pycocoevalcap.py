@@ -89,7 +89,7 @@ class PyCocoEvalCap(Adapter):
     profiles = {
         # Cider(n=4, sigma=6.0): the CIDEr-D of the module docstring
         "cider_d": {"clip": "yes", "penalty": "gaussian", "sigma": "6", "factor": "10", "tf": "raw",
-                    "df": "refs", "duplicates": "keep"},
+                    "df": "refs", "zero_df": "one", "duplicates": "keep"},
         # Bleu(4): whitespace tokens, closest reference length (ties to the shorter), the
         # epsilons in every precision and in the length ratio, corpus pooling, fraction
         "bleu": {"tokenizer": "none", "case": "mixed", "order": "4", "weights": "uniform",

@@ -12,6 +12,8 @@ w_g = log(N) - log(max(1, df_g)) = log(N / max(1, df_g)), where N is the
 number of images of the document-frequency source and df_g the number of
 those images whose references (pooled) contain g (paper eq. 1; pycocoevalcap
 ``compute_doc_freq`` and ``np.log(max(1.0, df))``). Since df_g <= N, w_g >= 0.
+The max(1, df) is the code's (``zero_df=one``): the paper's log(N/df) has no
+value for an n-gram no image has (a candidate's novel word), ``zero_df=undefined``.
 The TF-IDF vector of order n is v_n(s) = (tf_g(s) * w_g) over the n-grams of
 order n, tf raw (tf = h, pycocoevalcap ``counts2vec``) or normalized
 (tf = h_g(s) / sum of the counts of all n-grams of orders 1..4 of s, the
@@ -59,6 +61,7 @@ Knobs (metric ``cider`` / ``cider_d`` defaults)
 | factor (factor) | rational multiplier | 1 | 10 |
 | tf (tf) | raw, normalized ('-' without clip: the cosine cancels the scale) | - | raw |
 | df (df) | refs (the scored set's references), corpus (``df_corpus``) | refs | refs |
+| zero_df (df0) | one (df = 0 read as 1: weight log N, pycocoevalcap), undefined (the paper's log(N/0)) | one | one |
 | duplicates (dups) | keep, collapse (identical references of an image counted once) | keep | keep |
 
 Degenerate and invalid inputs
@@ -99,6 +102,12 @@ TF = Knob("tf", "term frequency: raw counts or divided by the sentence's n-gram 
 DF = Knob("df", "where document frequencies and N come from", "refs", choices=("refs", "corpus"),
           sources={"refs": f"{_COCO} compute_doc_freq(): over the references of the scored set",
                    "corpus": "a fixed external corpus (the coco-val-df option of vrama91/cider), given as df_corpus"})
+ZERO_DF = Knob("zero_df", "the weight of an n-gram no image of the df source has (df = 0)", "one",
+               choices=("one", "undefined"), key="df0",
+               sources={"one": f"{_COCO} counts2vec(): np.log(max(1.0, df)) (the authors' code, vrama91/cider "
+                               "alike): df = 0 is read as 1, weight log(N)",
+                        "undefined": f"{_PAPER}, eq. 1: g_k = ... log(|I| / sum_p min(1, sum_q h_k(s_pq))) "
+                                     "divides by 0 when no image has the n-gram: the value is undefined"})
 DUPLICATES = Knob("duplicates", "identical references of an image: each counted, or counted once", "keep",
                   choices=("keep", "collapse"),
                   sources={"keep": f"{_COCO}: every reference in the mean (df uses a set per image)",
@@ -108,7 +117,7 @@ DUPLICATES = Knob("duplicates", "identical references of an image: each counted,
 def _knobs(clip: str, penalty: str, sigma: str, factor: str, tf: str) -> tuple:
     from dataclasses import replace
     return (replace(CLIP, default=clip), replace(PENALTY, default=penalty), replace(SIGMA, default=sigma),
-            replace(FACTOR, default=factor), replace(TF, default=tf), DF, DUPLICATES)
+            replace(FACTOR, default=factor), replace(TF, default=tf), DF, ZERO_DF, DUPLICATES)
 
 
 def _normalize(settings: dict, given: set) -> dict:
@@ -224,6 +233,18 @@ def _compute(inputs, settings: dict) -> Result:
         df, n = _doc_freq(ref_counts), n_img
     else:
         df, n = _doc_freq([[_counts(r) for r in rs] for rs in corpus]), len(corpus)
+    if settings["zero_df"] == "undefined":
+        # the paper's weight log(N / df) has no value at df = 0
+        texts = [("candidates", i, c) for i, c in enumerate(cands)]
+        if corpus is not None:
+            texts += [("references", i, r) for i, rs in enumerate(refs) for r in rs]
+        for name, i, text in texts:
+            for g in _counts(text)[0]:
+                if not df.get(g):
+                    return Result(Undefined(f"{name}[{i}]: the {len(g)}-gram {' '.join(g)!r} is in no image of the "
+                                            f"document-frequency source: df = 0, weight log(N/0) (zero_df=undefined)"),
+                                  stats={"images": n_img, "idf_images": n, "references": [len(r) for r in refs]},
+                                  parts={})
     shared = _Shared(n)
     terms: list = []
     spans: list = []
