@@ -221,13 +221,12 @@ class SeqEval(Adapter):
 
     def defect_models(self) -> dict:
         """The library's value each defect predicts where it is one number: NaN for a macro
-        average of no type, 0.0 for the weighted average with no gold weight (scalar
-        metrics; the report's rows carry other values beside them: no prediction)."""
+        average of no type (scalar metrics; the report's rows carry other values beside
+        them: no prediction)."""
         def scalar(value):
             return lambda metric, settings, inputs: None if metric == "entity_report" else value
         H = _history()
-        return {"macro-average-of-no-type": scalar(float("nan")),
-                "weighted-no-gold-zero-division": scalar(0.0), **H.MODELS}
+        return {"macro-average-of-no-type": scalar(float("nan")), **H.MODELS}
 
     def defect_classifiers(self) -> dict:
         return {
@@ -238,7 +237,6 @@ class SeqEval(Adapter):
             "no-sentences-raises": _no_sentences,
             "no-tokens-raises": _no_tokens,
             "macro-average-of-no-type": _macro_of_no_type,
-            "weighted-no-gold-zero-division": _weighted_no_gold,
             **{name: partial(fn, self) for name, fn in _history().CLASSIFIERS.items()},
         }
 
@@ -399,22 +397,3 @@ def _macro_of_no_type(metric, settings, inputs) -> bool:
     if metric != "entity_report" and (metric not in _SCORE or settings.get("average") != "macro"):
         return False
     return len(inputs.get("gold", ())) > 0 and not _entity_types(settings, inputs)
-
-
-def _weighted_no_gold(metric, settings, inputs) -> bool:
-    """When the support weights sum to 0, ``_precision_recall_fscore_support`` returns
-    zero_division for precision and F only if nothing is predicted, else 0.0
-    (seqeval/metrics/v1.py:174-185); the oracle's weighted average with no weight left is
-    0/0, resolved by zero_division (1 under ``one``). Applies: zero_division one, a
-    weighted precision or F (or the report's "weighted avg" row), a prediction of some
-    entity and no gold entity."""
-    if settings.get("zero_division") != "one":
-        return False
-    if metric != "entity_report" and (metric not in ("entity_precision", "entity_f1")
-                                      or settings.get("average") != "weighted"):
-        return False
-    opts = _library_options(settings)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return not library_entities(opts, list(inputs.get("gold", ()))) and \
-            bool(library_entities(opts, list(inputs.get("pred", ()))))

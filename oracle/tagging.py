@@ -93,6 +93,13 @@ of P_t, R_t, F_t; ``weighted``: the mean weighted by gold_t (seqeval and
 scikit-learn ``average='weighted'``); types with gold_t = 0 have weight 0
 and do not enter it.
 
+``no_weight`` (nowt): a weighted average over types none of which has a gold
+entity has total weight 0. ``sklearn`` (default; scikit-learn's and seqeval's
+rule): P and F are 0 when something is predicted (every prediction is wrong),
+R is the zero_division value, and all three are when nothing is predicted
+either; ``zero-division`` (this project's rule, no published definition): the
+empty weighted mean is a 0/0 for P, R and F alike.
+
 ``zero_division`` (zd): what a 0/0 becomes: ``zero`` (default; conlleval.pl
 prints 0, seqeval's default), ``one`` (seqeval ``zero_division=1``),
 ``undefined`` (the value is Undefined, and so is an average with an
@@ -168,6 +175,17 @@ ZERO_DIVISION = Knob(
              "undefined": "the value is Undefined (scikit-learn zero_division=np.nan)",
              "exclude": "the term is left out of a macro or weighted average"},
     key="zd")
+NO_WEIGHT = Knob(
+    "no_weight", "a weighted average over types that all have no gold entity (weights sum to 0)", "sklearn",
+    choices=("sklearn", "zero-division"),
+    sources={"sklearn": "scikit-learn precision_recall_fscore_support average='weighted', weights.sum() == 0 "
+                        "(sklearn/metrics/_classification.py: 'precision is zero_division if there are no positive "
+                        "predictions, recall is zero_division if there are no positive labels, fscore is "
+                        "zero_division if all labels AND predictions are negative'); seqeval 1.x metrics/v1.py:"
+                        "174-185 alike: P and F are 0 when something is predicted, R is zero_division",
+             "zero-division": "this project's rule (no published definition): the weighted mean of no weight "
+                              "is a 0/0, which zero_division settles for P, R and F alike"},
+    key="nowt")
 MATCHING = Knob(
     "matching", "what makes a predicted entity correct", "span",
     choices=("span", "pooled-type-text"),
@@ -311,10 +329,17 @@ def _averages(c: _Counts, settings: dict, beta2: Fraction) -> dict:
     micro = {k: _resolve(v, "undefined" if zd == "exclude" else zd, f"micro {k}")
              for k, v in _scores(tp, pred, gold, beta2).items()}
     out = {"micro": micro, "macro": {}, "weighted": {}}
+    sklearn_rule = gold == 0 and settings.get("no_weight", "sklearn") == "sklearn"
     for k in ("precision", "recall", "f1"):
         terms = [per[t][k] for t in c.labels]
         out["macro"][k] = _average("macro", terms, None, zd, f"macro {k}")
-        out["weighted"][k] = _average("weighted", terms, [c.gold[t] for t in c.labels], zd, f"weighted {k}")
+        if sklearn_rule and k != "recall" and pred > 0:
+            out["weighted"][k] = Fraction(0)      # no_weight=sklearn: something predicted, nothing to find
+        elif sklearn_rule:
+            out["weighted"][k] = _resolve(_ZD, zd if zd in ("zero", "one") else "undefined",
+                                          f"weighted {k} (no gold entity: no weight)")
+        else:
+            out["weighted"][k] = _average("weighted", terms, [c.gold[t] for t in c.labels], zd, f"weighted {k}")
     return out
 
 
@@ -394,7 +419,7 @@ def _normalize(settings: dict, given: set) -> dict:
 _INPUTS = {"gold": "list of sentences, each a list of gold tags",
            "pred": "list of sentences, each a list of predicted tags (same lengths as gold)",
            "tokens": "optional list of sentences of words (same shape); needed by matching=pooled-type-text"}
-_ENTITY_KNOBS = (SCHEME, READING, TAG_FORMAT, AVERAGE, BETA, ZERO_DIVISION, LABELS, MATCHING)
+_ENTITY_KNOBS = (SCHEME, READING, TAG_FORMAT, AVERAGE, BETA, ZERO_DIVISION, NO_WEIGHT, LABELS, MATCHING)
 
 TOKEN_ACCURACY = Metric(
     name="token_accuracy", family="tagging",

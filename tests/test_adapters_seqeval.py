@@ -361,7 +361,6 @@ CLEAN = {
     "no-sentences-raises": {"gold": [["B-PER"]], "pred": [["B-PER"]]},
     "no-tokens-raises": {"gold": [["O"]], "pred": [["O"]]},
     "macro-average-of-no-type": {"gold": [["B-PER"]], "pred": [["O"]]},
-    "weighted-no-gold-zero-division": {"gold": [["B-PER"]], "pred": [["B-PER"]]},
 }
 
 

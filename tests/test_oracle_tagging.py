@@ -473,12 +473,13 @@ def test_pooled_matching_over_counts_repeated_texts():
 def test_signatures_separate_every_knob_value():
     m = get_metric("entity_f1")
     assert m.signature() == ("entity_f1|scheme:iob2|read:seqeval|fmt:prefix-type|avg:micro|beta:1|zd:zero"
-                             "|labels:all|match:span|oracle:1")
+                             "|nowt:sklearn|labels:all|match:span|oracle:1")
     variants = [{"scheme": s} for s in SCHEMES] + [{"reading": "strict"}, {"reading": "conlleval"},
                                                      {"tag_format": "type-prefix"},
                                                      {"average": "macro"}, {"average": "weighted"}, {"beta": "2"},
                                                      {"zero_division": "one"}, {"zero_division": "undefined"},
                                                      {"zero_division": "exclude"}, {"labels": "PER,LOC"},
+                                                     {"no_weight": "zero-division"},
                                                      {"matching": "pooled-type-text"}]
     sigs = {m.signature(v) for v in variants}
     assert len(sigs) == len(variants)
@@ -598,3 +599,22 @@ def test_arbitrary_json_gives_a_value_or_an_input_error(inputs):
         except InputError:
             continue
         assert isinstance(r.value, (Fraction, Undefined, dict))
+
+
+def test_weighted_average_without_gold_follows_scikit_learn_by_default():
+    """Types none of which has a gold entity: weights sum to 0. scikit-learn's and seqeval's
+    branch (no_weight=sklearn): P = F = 0 when something is predicted, R = zero_division,
+    and all three zero_division when nothing is predicted; no_weight=zero-division settles
+    the empty mean's 0/0 by zero_division for all three."""
+    predicted = {"gold": [["O", "O"]], "pred": [["B-PER", "O"]]}
+    nothing = {"gold": [["O", "O"]], "pred": [["O", "O"]]}
+    conv = {"average": "weighted", "zero_division": "one", "labels": "PER"}
+    got = {k: compute(k, predicted, conv).value for k in ("entity_precision", "entity_recall", "entity_f1")}
+    assert got == {"entity_precision": 0, "entity_recall": 1, "entity_f1": 0}
+    assert all(compute(k, nothing, conv).value == 1 for k in ("entity_precision", "entity_recall", "entity_f1"))
+    own = dict(conv, no_weight="zero-division")
+    assert all(compute(k, predicted, own).value == 1 for k in ("entity_precision", "entity_recall", "entity_f1"))
+    # a gold entity anywhere gives the mean a weight: the rule does not enter
+    some_gold = {"gold": [["B-LOC", "O"]], "pred": [["B-PER", "O"]]}
+    assert compute("entity_precision", some_gold, {"average": "weighted"}).value == \
+        compute("entity_precision", some_gold, {"average": "weighted", "no_weight": "zero-division"}).value
