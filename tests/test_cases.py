@@ -96,3 +96,15 @@ def test_duplicate_ids_unknown_tags_and_knobs_are_reported(tmp_path):
     assert any("is already used" in p for p in problems)
     assert any("no-such-tag" in p for p in problems)
     assert any("tokeniser" in p and "did you mean 'tokenizer'" in p for p in problems)
+
+
+def test_a_case_citing_the_oracle_as_its_authority_is_reported(tmp_path):
+    good = json.load(open(_seed_file()))
+    good["cases"] = [c for c in good["cases"] if c["metric"] == "bleu"][:3]
+    bad = copy.deepcopy(good)
+    bad["cases"][0]["source"] = {"reference": "the oracle's outside=drop"}
+    bad["cases"][1]["source"] = {"reference": "oracle/tagging.py bad-input table"}
+    bad["cases"][2]["source"] = {"reference": "No published definition gives this value; this project's rule"}
+    problems = [str(p) for p in check_cases([_write(tmp_path, bad)])]
+    cited = [p for p in problems if "cites the oracle itself" in p]
+    assert len(cited) == 2 and bad["cases"][2]["id"] not in " ".join(cited)

@@ -279,8 +279,25 @@ def check_cases(paths=None) -> list[CheckProblem]:
             except ConventionError as e:
                 problems.append(CheckProblem(c.where, str(e)))
                 continue
+            why = _self_citation(c.source)
+            if why:
+                problems.append(CheckProblem(c.where, why))
             if "derivation" not in c.expected and "document" not in c.source:
                 problems.append(CheckProblem(c.where, "expected.derivation: a case not printed in a document needs its hand derivation"))
             for msg in rederive(c):
                 problems.append(CheckProblem(c.where, msg))
     return problems
+
+
+_SELF = ("the oracle's", "this oracle", "oracle/", "the oracle ")
+
+
+def _self_citation(source: dict) -> str:
+    """'' unless the case's source cites this project's oracle as the authority for its value.
+    A value the field defines is cited from the field; a value of the project's own
+    (no published definition) says so in those words."""
+    text = " ".join(str(v) for v in source.values()).lower()
+    if any(s in text for s in _SELF):
+        return ("source: cites the oracle itself; name the published definition or peer convention, or "
+                "write \"this project's rule\" with what the field does instead")
+    return ""
