@@ -67,7 +67,7 @@ import warnings
 from fractions import Fraction
 from typing import Mapping
 
-from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
+from conformance.protocol import ANY, Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 _LABEL_SETS = ("auto", "declared", "union")
@@ -83,7 +83,8 @@ def _prf_caps(extra: Mapping | None = None) -> dict:
     return caps
 
 
-_PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "binary", "zero_division": "zero"}
+_PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "binary", "zero_division": "zero",
+                "no_weight": "unweighted"}
 
 
 class SKLearn(Adapter):
@@ -125,7 +126,8 @@ class SKLearn(Adapter):
         "f1": dict(_PRF_PROFILE, beta="1"),
         "balanced_accuracy": {"label_set": "auto", "outside": "error", "adjusted": "no"},
         # classification_report(labels=None, zero_division='warn', output_dict=True)
-        "classification_report": {"label_set": "auto", "outside": "keep", "zero_division": "zero"},
+        "classification_report": {"label_set": "auto", "outside": "keep", "zero_division": "zero",
+                                  "no_weight": "unweighted"},
     }
     profile_sources = {
         "confusion_matrix": {"outside": "sklearn/metrics/_classification.py:451-453 confusion_matrix(labels=...): "
@@ -135,8 +137,19 @@ class SKLearn(Adapter):
                                              "...): 'Labels present in the data can be excluded'; samples of other "
                                              "labels still count as errors of the listed ones"},
         "*": {"average": "_classification.py:2556-2564 precision_score(average='binary'): 'Only report results for "
-                         "the class specified by pos_label' (same for recall_score :2737, f1_score :1513)"},
+                         "the class specified by pos_label' (same for recall_score :2737, f1_score :1513)",
+              "no_weight": "sklearn/utils/extmath.py _nanaverage (precision_recall_fscore_support, "
+                           "_classification.py:2212-2215): 'except ZeroDivisionError: # this is when all weights "
+                           "are zero, then ignore them' (since 1.3)"},
     }
+    # releases whose rule differs: before 1.3, weights.sum() == 0 took its own branch
+    eras = (
+        Era("<1.3.0", {m: {"no_weight": "zero-if-predicted"} for m in ("precision", "recall", "f1",
+                                                                          "classification_report")},
+            {"no_weight": "1.2.2 sklearn/metrics/_classification.py precision_recall_fscore_support: 'if "
+                          "weights.sum() == 0: ... # precision is zero_division if there are no positive "
+                          "predictions' (P and F 0 when something is predicted); 1.3 replaced it by _nanaverage"}),
+    )
     # float64. Counts are exact integers. A per-class ratio is one correctly rounded
     # division; accuracy a mean of 0/1 values (sum exact, one division). Averages add a
     # sum over the classes and a division (np.mean, np.average), F-beta the rounding of
@@ -256,7 +269,6 @@ class SKLearn(Adapter):
         f1 before 1.4: the zero_division value (1, or NaN) where P and R are both 0."""
         return {
             "adjusted-single-class-division": lambda metric, settings, inputs: float("-inf"),
-            "weighted-zero-weight-fallback": _unweighted_fallback_model,
             "f1-zero-division-without-zero-denominator": lambda metric, settings, inputs: (
                 1.0 if settings.get("zero_division") == "one" else float("nan")),
         }
@@ -265,7 +277,6 @@ class SKLearn(Adapter):
         return {
             "empty-input-raises": _empty_input,
             "no-declared-label-in-y-true": _no_declared_label_in_y_true,
-            "weighted-zero-weight-fallback": _weighted_zero_weight_fallback,
             "adjusted-single-class-division": _adjusted_single_class,
             "f1-zero-division-without-zero-denominator": self._f1_zero_division,
         }
@@ -338,53 +349,6 @@ def _no_declared_label_in_y_true(metric, settings, inputs) -> bool:
     labels = _sklearn_settings_labels(settings, inputs)
     y_true = list(inputs.get("y_true", ()))
     return labels is not None and bool(y_true) and not (set(y_true) & set(labels))
-
-
-def _unweighted_fallback_model(metric, settings, inputs):
-    """``_nanaverage``'s fallback is the unweighted mean of the per-class values that are
-    not NaN: the oracle's macro average under the same settings."""
-    from oracle.registry import compute
-    if metric not in _PRF:
-        return None
-    try:
-        return compute(metric, inputs, {**settings, "average": "macro"}).value
-    except Exception:
-        return None
-
-
-def _weighted_zero_weight_fallback(metric, settings, inputs) -> bool:
-    """``_nanaverage`` (sklearn/utils/extmath.py:1337-1378) drops the NaN per-class values
-    with their weights, then calls ``np.average``; when the remaining support weights sum
-    to 0 it catches the ZeroDivisionError and returns the unweighted mean of the remaining
-    values. The oracle's weighted average runs over the classes with support; none is left,
-    so it is Undefined. Applies: a weighted average (P/R/F or the report's "weighted avg"
-    row) for which sklearn's own per-class values (average=None) leave a non-NaN value and
-    all of those have support 0."""
-    import numpy as np
-    from sklearn import metrics as M
-
-    if metric in _PRF:
-        if settings.get("average") != "weighted":
-            return False
-        columns = (_PRF.index(metric),)
-    elif metric == "classification_report":
-        columns = (0, 1, 2)
-    else:
-        return False
-    zd = settings.get("zero_division", "zero")
-    zd = np.nan if _ZD_ARG[zd] == "nan" else _ZD_ARG[zd]
-    beta = float(Fraction(settings.get("beta", "1")))
-    labels = _sklearn_settings_labels(settings, inputs)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        p, r, f, support = M.precision_recall_fscore_support(
-            list(inputs["y_true"]), list(inputs["y_pred"]), labels=labels, average=None,
-            zero_division=zd, beta=beta)
-    for values in ((p, r, f)[c] for c in columns):
-        kept = ~np.isnan(values)
-        if kept.any() and support[kept].sum() == 0:
-            return True
-    return False
 
 
 def _adjusted_single_class(metric, settings, inputs) -> bool:

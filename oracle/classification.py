@@ -66,6 +66,11 @@ Knobs
   average over it are Undefined), ``exclude`` (the per-class value is
   Undefined and the class leaves macro and weighted averages, as sklearn's
   ``zero_division=np.nan``; micro with a zero pooled denominator is Undefined).
+- ``no_weight`` (nowt), a weighted average whose classes all have support 0:
+  ``undefined`` (default: the weighted mean is 0/0), ``unweighted`` (sklearn >=
+  1.3 ``_nanaverage``: the plain mean of the values left), ``zero-if-predicted``
+  (sklearn 0.22-1.2 and seqeval: P and F 0 when something is predicted, R, and
+  all three when nothing is, the zero_division value).
 - ``beta`` (beta), f1 only: rational >= 0, default 1 (beta = 0 gives P).
 - ``adjusted`` (adj), balanced accuracy only: ``no`` (default) or ``yes``.
 
@@ -121,6 +126,20 @@ ZERO_DIVISION = Knob(
              "undefined": "the definition: 0/0 has no value (oracle's Undefined)",
              "exclude": f"{_SK} zero_division=np.nan: NaN per class, left out of averages by _nanaverage"},
     key="zd")
+NO_WEIGHT = Knob(
+    "no_weight", "a weighted average whose classes all have support 0 (no weight to average with)", "undefined",
+    choices=("undefined", "unweighted", "zero-if-predicted"),
+    sources={"undefined": "the weighted mean sum w_k v_k / sum w_k is 0/0: no value (no published definition "
+                          "gives one)",
+             "unweighted": f"{_SK} >= 1.3 _nanaverage (sklearn/utils/extmath.py): 'except ZeroDivisionError: "
+                           "# this is when all weights are zero, then ignore them' - the unweighted mean of the "
+                           "per-class values that are not NaN",
+             "zero-if-predicted": f"{_SK} 0.22-1.2 precision_recall_fscore_support, average='weighted' with "
+                                  "weights.sum() == 0: 'precision is zero_division if there are no positive "
+                                  "predictions, recall is zero_division if there are no positive labels, fscore "
+                                  "is zero_division if all labels AND predictions are negative' (P and F 0 when "
+                                  "something is predicted; seqeval 1.x the same)"},
+    key="nowt")
 BETA = Knob(
     "beta", "relative weight of recall in F-beta", "1", kind="rational", minimum=0,
     sources={"*": "van Rijsbergen 1979: F_beta = (1 + b^2) P R / (b^2 P + R)"}, key="beta")
@@ -168,9 +187,17 @@ def _per_class(t: Tally, which: str, beta2: Fraction = Fraction(1)) -> list:
     return out
 
 
-def _average(t: Tally, values: list, average: str, zd: str, micro):
+def _average(t: Tally, values: list, average: str, zd: str, micro, no_weight: str = "undefined",
+             which: str = ""):
     """Combine per-class values (possibly _ZeroDivision) under ``average``;
-    ``micro`` is the pooled ratio (or _ZeroDivision)."""
+    ``micro`` is the pooled ratio (or _ZeroDivision); ``no_weight`` settles a weighted
+    average with no weight left (``which``: precision, recall or f1)."""
+    if average == "weighted" and no_weight == "zero-if-predicted" and sum(t.support) == 0:
+        predicted = sum(t.tp) + sum(t.fp) > 0
+        if predicted and which != "recall":
+            return Fraction(0)
+        return _settle(_ZeroDivision(f"weighted {which}: no class has support"), zd) \
+            if zd in ("zero", "one") else Undefined(f"weighted {which}: no class has support (zero_division={zd})")
     if average == "micro":
         if isinstance(micro, _ZeroDivision):
             return _settle(micro, zd) if zd in ("zero", "one") else Undefined(micro.reason)
@@ -190,6 +217,19 @@ def _average(t: Tally, values: list, average: str, zd: str, micro):
             v = _settle(v, zd)
         kept.append((v, w))
     weight = sum((w for _, w in kept), Fraction(0))
+    if weight == 0 and average == "weighted" and no_weight == "unweighted":
+        # sklearn's _nanaverage: the values left (not NaN), each counted once
+        left = []
+        for v in values:
+            if isinstance(v, _ZeroDivision):
+                if zd == "undefined":
+                    return Undefined(v.reason + "; the unweighted fallback over it is undefined")
+                if zd == "exclude":
+                    continue
+                v = _settle(v, zd)
+            left.append(v)
+        if left:
+            return sum(left, Fraction(0)) / len(left)
     if weight == 0:
         return Undefined(f"no class left to average ({average})")
     return sum((v * w for v, w in kept), Fraction(0)) / weight
@@ -223,7 +263,8 @@ def _prf(which: str):
                                  item="y_true")
             value = per_class[pos_label]
         else:
-            value = _average(t, values, average, settings["zero_division"], _micro(t, which, beta2))
+            value = _average(t, values, average, settings["zero_division"], _micro(t, which, beta2),
+                             settings["no_weight"], which)
         return Result(value, stats=t.stats(), parts=parts)
     return compute
 
@@ -287,9 +328,11 @@ def compute_classification_report(inputs, settings: dict) -> Result:
     total = Fraction(sum(t.support))
     rows = {}
     for average in ("micro", "macro", "weighted"):
-        rows[average] = {"precision": _average(t, cols["precision"], average, zd, _micro(t, "precision")),
-                         "recall": _average(t, cols["recall"], average, zd, _micro(t, "recall")),
-                         "f1-score": _average(t, cols["f1"], average, zd, _micro(t, "f1")),
+        nw = settings["no_weight"]
+        rows[average] = {"precision": _average(t, cols["precision"], average, zd, _micro(t, "precision"), nw,
+                                               "precision"),
+                         "recall": _average(t, cols["recall"], average, zd, _micro(t, "recall"), nw, "recall"),
+                         "f1-score": _average(t, cols["f1"], average, zd, _micro(t, "f1"), nw, "f1"),
                          "support": total}
     if t.all_inside:
         report["accuracy"] = rows["micro"]["precision"]
@@ -318,14 +361,15 @@ PER_CLASS_ACCURACY = Metric(
     knobs=(LABEL_SET, OUTSIDE), inputs=_INPUTS, compute_fn=compute_per_class_accuracy)
 PRECISION = Metric(
     name="precision", family="classification", summary="tp / (tp + fp), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION), inputs=_INPUTS, compute_fn=_prf("precision"))
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT), inputs=_INPUTS, compute_fn=_prf("precision"))
 RECALL = Metric(
     name="recall", family="classification", summary="tp / (tp + fn), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION), inputs=_INPUTS, compute_fn=_prf("recall"))
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT), inputs=_INPUTS, compute_fn=_prf("recall"))
 F1 = Metric(
     name="f1", family="classification",
     summary="F-beta = (1+b^2) tp / ((1+b^2) tp + b^2 fn + fp), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, BETA), inputs=_INPUTS, compute_fn=_prf("f1"))
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, BETA), inputs=_INPUTS,
+    compute_fn=_prf("f1"))
 BALANCED_ACCURACY = Metric(
     name="balanced_accuracy", family="classification",
     summary="Mean per-class recall over the classes with samples (optionally chance-adjusted)",
@@ -333,4 +377,5 @@ BALANCED_ACCURACY = Metric(
 CLASSIFICATION_REPORT = Metric(
     name="classification_report", family="classification",
     summary="Per-class precision, recall, F1 and support with accuracy (or micro), macro and weighted averages",
-    knobs=(LABEL_SET, OUTSIDE_PRF, ZERO_DIVISION), inputs=_INPUTS, compute_fn=compute_classification_report)
+    knobs=(LABEL_SET, OUTSIDE_PRF, ZERO_DIVISION, NO_WEIGHT), inputs=_INPUTS,
+    compute_fn=compute_classification_report)

@@ -249,7 +249,7 @@ def test_f_beta_is_the_harmonic_form_where_p_and_r_are_defined():
 
 
 def test_signatures_name_every_knob():
-    assert get_metric("f1").signature() == "f1|labels:auto|outside:error|avg:macro|zd:zero|beta:1|oracle:1"
+    assert get_metric("f1").signature() == "f1|labels:auto|outside:error|avg:macro|zd:zero|nowt:undefined|beta:1|oracle:1"
     assert get_metric("balanced_accuracy").signature({"adjusted": True}) == \
         "balanced_accuracy|labels:auto|outside:error|adj:yes|oracle:1"
     sigs = {get_metric("precision").signature({"average": a, "zero_division": z})
@@ -313,3 +313,23 @@ def test_empty_matrix_shapes():
     assert compute("confusion_matrix", {"y_true": [], "y_pred": []}).value == []
     assert compute("confusion_matrix", {"y_true": [], "y_pred": [], "labels": ["a", "b"]}).value == [[0, 0], [0, 0]]
     assert compute("per_class_accuracy", {"y_true": [], "y_pred": []}).value == {}
+
+
+def test_weighted_average_with_no_support_under_each_no_weight_rule():
+    """Declared classes 0 and 1, every true label outside them (kept): supports 0, 0, so the
+    weighted mean has no weight. By hand: predictions 0 and 1 once each, no true positive.
+    Class 0: P = 0/1 = 0, R = 0/0; class 1: P = 0, R = 0/0; F = 0/(0 + 0 + 1) = 0 each.
+    undefined: no value; unweighted (sklearn >= 1.3): plain mean of the values left -
+    P (0 + 0)/2 = 0, R under zero_division one (1 + 1)/2 = 1; zero-if-predicted (sklearn
+    0.22-1.2): something is predicted, so P = F = 0 and R = zero_division = 1."""
+    from oracle.registry import compute
+    inputs = {"y_true": [5, 5], "y_pred": [0, 1], "labels": [0, 1]}
+    base = {"outside": "keep", "average": "weighted", "zero_division": "one"}
+    assert isinstance(compute("precision", inputs, base).value, Undefined)
+    un = dict(base, no_weight="unweighted")
+    assert (compute("precision", inputs, un).value, compute("recall", inputs, un).value) == (0, 1)
+    zp = dict(base, no_weight="zero-if-predicted")
+    assert [compute(m, inputs, zp).value for m in ("precision", "recall", "f1")] == [0, 1, 0]
+    # nothing predicted inside the classes either: all three are the zero_division value
+    none = {"y_true": [5, 5], "y_pred": [5, 5], "labels": [0, 1]}
+    assert [compute(m, none, zp).value for m in ("precision", "recall", "f1")] == [1, 1, 1]
