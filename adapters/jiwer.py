@@ -65,7 +65,8 @@ the word measures and counts come from ``compute_measures(truth, hypothesis,
 truth_transform, hypothesis_transform)``, CER from ``cer(..., return_dict=True)``
 (added in 2.3.0, commit 187575c); 2.2's transforms end in
 ``SentencesToListOfWords`` and ``RemoveEmptyStrings``, which concatenate the
-sentences into one word list (known failure ``sentences-concatenated``), and it
+sentences into one word list (the era's ``aggregate=contiguous``; that it also
+takes unequal numbers of sentences is known failure ``sentences-concatenated``), and it
 aligns with python-Levenshtein, not rapidfuzz (no ``tie=rapidfuzz``). Before 4.0
 an empty reference raises ValueError: the profile's ``empty_reference=error``
 (4.0.0, commit 9aada1e, 'allow empty references (#108)').
@@ -114,6 +115,10 @@ _COUNTS = ("hits", "substitutions", "deletions", "insertions")
 _MEASURES = "<3.0.0"       # compute_measures, no process_words
 _CONCATENATES = "<2.3.0"   # SentencesToListOfWords: one word list for the corpus, no cer
 _REFUSES_EMPTY = "<4.0.0"  # an empty reference raises ValueError
+_CONTIGUOUS_SOURCE = ("jiwer 2.2.0 measures.py:46-53 _default_transform ends in SentencesToListOfWords, and "
+                      "_preprocess: '# Apply transforms. By default, it collapses input to a list of words' "
+                      "(measures.py:233-235): the corpus is aligned as one word sequence; 2.3.0 aligns each "
+                      "sentence (commit 187575c, 'default transformation is invariant to permutations #48')")
 _EMPTY_SOURCE = ("jiwer before 4.0 raises ValueError on an empty reference: 3.1.0 process.py 'one or more "
                  "references are empty strings', 2.5.2 measures.py:176-177 'one or more groundtruths are empty "
                  "strings', 2.2.0 measures.py:243-244 'the ground truth cannot be an empty'; 4.0.0 allows them "
@@ -235,7 +240,8 @@ class JiWER(Adapter):
     issues = "https://github.com/jitsi/jiwer/issues"
     versions = ">=2.2.0,<5"
     matrix_versions = ("2.2.0", "2.5.2", "3.0.0", "4.0.0")
-    eras = (Era(_REFUSES_EMPTY, {"*": {"empty_reference": "error"}}, {"empty_reference": _EMPTY_SOURCE}),)
+    eras = (Era(_REFUSES_EMPTY, {"*": {"empty_reference": "error"}}, {"empty_reference": _EMPTY_SOURCE}),
+            Era(_CONCATENATES, {"*": {"aggregate": "contiguous"}}, {"aggregate": _CONTIGUOUS_SOURCE}))
     capabilities = {"wer": dict(_WORD_RATE), "mer": dict(_WORD_RATE), "wil": dict(_WORD_RATE),
                     "wip": dict(_WORD_RATE), "cer": dict(_CHAR), "error_counts": dict(_WORD)}
     profiles = {"wer": dict(_RATE_PROFILE), "mer": dict(_RATE_PROFILE), "wil": dict(_RATE_PROFILE),
@@ -264,6 +270,8 @@ class JiWER(Adapter):
             caps = {m: dict(c, tie=("any",)) for m, c in caps.items()}
         if _in(_CONCATENATES):
             caps.pop("cer", None)
+            # the corpus is one word sequence: aggregate=contiguous only (the era's profile)
+            caps = {m: dict(c, aggregate=("contiguous",)) for m, c in caps.items()}
         self.capabilities = caps
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
@@ -367,15 +375,14 @@ def _single_whitespace_glues(metric, settings, inputs) -> bool:
 
 def _sentences_concatenated(metric, settings, inputs) -> bool:
     """jiwer 2.2's transforms end in ``SentencesToListOfWords``, whose ``process_list`` joins
-    the words of every sentence into one list (transforms.py:111-117), so the corpus is
-    aligned as one utterance: words move between sentences, unequal numbers of sentences
-    and empty sentences pass unnoticed. jiwer 2.3.0 (commit 187575c, 'default
-    transformation is invariant to permutations #48') aligns each sentence. Applies:
-    before 2.3.0, a corpus of two or more sentences (or of unequal lengths)."""
+    the words of every sentence into one list (transforms.py:111-117): the era's
+    aggregate=contiguous. Unequal numbers of reference and hypothesis sentences then pass
+    unnoticed, where a corpus pairs them one to one (the spec refuses). Applies: before
+    2.3.0, lists of unequal lengths."""
     if not _in(_CONCATENATES) or metric == "cer":
         return False
     refs, hyps = _lists(inputs)
-    return len(refs) + len(hyps) > 2
+    return len(refs) != len(hyps)
 
 
 def _concatenated_model(metric, settings, inputs):

@@ -93,7 +93,10 @@ Knobs
   (extended grapheme clusters, the subset of UAX #29 below), ``nfc-codepoint``
   (NFC, then code points).
 - ``aggregate`` (agg): ``corpus`` (default; summed counts, e.g. WER =
-  sum(S+D+I) / sum(N)) or ``mean`` (mean of utterance values).
+  sum(S+D+I) / sum(N)), ``mean`` (mean of utterance values) or ``contiguous``
+  (the utterances' tokens joined in order into one reference and one
+  hypothesis and aligned once, as jiwer before 2.3 did: errors can pair words
+  of different utterances; error_counts has corpus and contiguous).
 - ``empty_reference`` (empty): what a zero denominator gives (WER, CER: N = 0;
   MER, WIP, WIL: N = P = 0): ``undefined`` (default; Undefined; an empty
   reference inside a corpus with other words just adds its insertions),
@@ -163,10 +166,13 @@ UNIT = Knob(
     sources={"codepoint": "Unicode code points (Python str iteration; jiwer ReduceToListOfListOfChars)",
              "grapheme": "extended grapheme clusters, UAX #29 subset (see the module docstring)",
              "nfc-codepoint": "unicodedata.normalize('NFC', s), then code points"})
+_CONTIGUOUS = ("jiwer 2.0-2.2 measures.py _default_transform ends in SentencesToListOfWords ('By default, it "
+               "collapses input to a list of words'): the corpus is one word sequence, aligned once")
 AGGREGATE = Knob(
-    "aggregate", "how utterances are combined", "corpus", choices=("corpus", "mean"),
+    "aggregate", "how utterances are combined", "corpus", choices=("corpus", "mean", "contiguous"),
     sources={"corpus": f"summed counts over the corpus (NIST sclite; {_JIWER}; {_DOC001})",
-             "mean": "arithmetic mean of the utterance values"},
+             "mean": "arithmetic mean of the utterance values",
+             "contiguous": _CONTIGUOUS},
     key="agg")
 EMPTY = Knob(
     "empty_reference", "value when the denominator is zero (an empty reference)", "undefined",
@@ -269,6 +275,10 @@ def _tokens(inputs, settings: dict, level: str) -> tuple[list, list]:
     split = words if level == "word" else characters
     ref_t = [split(r, settings) for r in refs]
     hyp_t = [split(h, settings) for h in hyps]
+    if settings.get("aggregate") == "contiguous" and ref_t:
+        # one utterance: the references' tokens in order, and the hypotheses'
+        ref_t = [[x for r in ref_t for x in r]]
+        hyp_t = [[x for h in hyp_t for x in h]]
     if settings.get("empty_reference") == "error":
         if not ref_t:
             raise InputError("references: empty corpus (no utterances); empty_reference=error refuses it",
@@ -340,7 +350,7 @@ def _fast_rate(metric: str, ref_t, hyp_t, settings: dict) -> Result:
     stats = _stats_base(ref_t, hyp_t)
     stats["errors"] = sum(dist)
     empty = settings["empty_reference"]
-    if settings["aggregate"] == "corpus":
+    if settings["aggregate"] != "mean":
         n = stats["reference_length"]
         if n:
             value = Fraction(stats["errors"], n)
@@ -369,7 +379,7 @@ def _value_from_counts(metric: str, per_utt: list, settings: dict):
     if metric == "error_counts":
         tot = [sum(c[k] for c in per_utt) for k in range(4)]
         return _counts_dict(tot)
-    if settings["aggregate"] == "corpus":
+    if settings["aggregate"] != "mean":
         tot = [sum(c[k] for c in per_utt) for k in range(4)]
         v = _rate(metric, *tot, empty)
         return v if v is not None else _undefined(metric, "corpus" if per_utt else "empty corpus")
@@ -426,7 +436,7 @@ def _admissible_value(metric, ref_t, hyp_t, dists, isets, settings, by_rule):
     empty = settings.get("empty_reference", "undefined")
     if metric == "error_counts":
         values = [_counts_dict(c) for c in admissible]
-    elif settings["aggregate"] == "corpus":
+    elif settings["aggregate"] != "mean":
         vs = [_rate(metric, *c, empty) for c in admissible]
         if any(v is None for v in vs):
             return _undefined(metric, "corpus" if ref_t else "empty corpus"), admissible
@@ -466,7 +476,11 @@ WIP = Metric(name="wip", family="error_rates", summary="Word information preserv
 CER = Metric(name="cer", family="error_rates", summary="Character error rate (S + D + I) / N on characters",
              knobs=(CASE, PUNCTUATION, WHITESPACE, UNIT, AGGREGATE, EMPTY, TIE), inputs=_INPUTS,
              compute_fn=_rate_metric("cer", "char"))
+AGGREGATE_COUNTS = Knob(
+    "aggregate", "how utterances are combined", "corpus", choices=("corpus", "contiguous"),
+    sources={"corpus": "each utterance aligned on its own, the counts summed (NIST sclite; jiwer >= 2.3)",
+             "contiguous": _CONTIGUOUS})
 ERROR_COUNTS = Metric(name="error_counts", family="error_rates",
                       summary="Corpus hits, substitutions, deletions and insertions of the word alignment",
-                      knobs=(TOKENIZE, CASE, PUNCTUATION, EMPTY_COUNTS, TIE), inputs=_INPUTS,
+                      knobs=(TOKENIZE, CASE, PUNCTUATION, AGGREGATE_COUNTS, EMPTY_COUNTS, TIE), inputs=_INPUTS,
                       compute_fn=_rate_metric("error_counts", "word"))

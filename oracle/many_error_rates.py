@@ -28,6 +28,9 @@ def error_rate_values(metric: str, inputs, settings_list: list) -> list:
                 rt, ht = tuple(split(r, s)), tuple(split(h, s))
                 per.append((rt, ht))
             tokens[tk] = per
+        if s["aggregate"] == "contiguous" and per:
+            # one utterance: the tokens of every reference in order, and of every hypothesis
+            per = [(tuple(x for rt, _ in per for x in rt), tuple(x for _, ht in per for x in ht))]
         sclite = s["tie"] == "sclite"
         errs, ns, ps = [], [], []
         for rt, ht in per:
@@ -53,7 +56,7 @@ def error_rate_values(metric: str, inputs, settings_list: list) -> list:
             out.append(Refused(f"references[{i}]: empty reference (empty_reference=error)" if i is not None
                                else "references: empty corpus (empty_reference=error)"))
             continue
-        if s["aggregate"] == "corpus":
+        if s["aggregate"] != "mean":
             n = sum(ns)
             if n:
                 out.append(Fraction(sum(errs), n))

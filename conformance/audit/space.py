@@ -13,10 +13,10 @@ from conformance.audit.signatures import ClaimError
 
 _BLEU = {"tokenizer": ("none", "13a", "intl", "char"), "case": ("mixed", "lower"),
          "ref_length": ("closest-shorter", "closest-first", "shortest", "average"),
-         "smoothing": ("none", "floor", "add-k", "exp", "cc4", "cc5", "cc6", "cc7"),
-         "effective_order": ("no", "yes")}
+         "smoothing": ("none", "floor", "add-k", "exp", "cc4", "cc5", "cc6", "cc7", "coco"),
+         "no_match": ("smooth", "zero"), "effective_order": ("no", "yes")}
 _WORDS = {"tokenize": ("whitespace", "spaces", "jiwer"), "case": ("mixed", "lower"), "punctuation": ("keep", "remove"),
-          "aggregate": ("corpus", "mean"), "empty_reference": ("undefined", "insertions")}
+          "aggregate": ("corpus", "mean", "contiguous"), "empty_reference": ("undefined", "insertions")}
 _QA = {"normalization": ("none", "document", "squad"), "missing": ("zero", "skip"), "rule": ("v1.1", "v2.0")}
 _ENTITY = {"scheme": ("iob1", "iob2", "iobes"), "reading": ("seqeval", "conlleval", "strict"),
            "average": ("micro", "macro", "weighted"), "matching": ("span", "pooled-type-text")}
@@ -36,7 +36,8 @@ SPACES = {
     "cer": {"case": ("mixed", "lower"), "punctuation": ("keep", "remove"),
             "whitespace": ("strip", "keep", "collapse", "remove"), "unit": ("codepoint", "grapheme", "nfc-codepoint"),
             "aggregate": ("corpus", "mean"), "empty_reference": ("undefined", "insertions"), "tie": ("any", "sclite")},
-    "error_counts": {k: v for k, v in _WORDS.items() if k in ("tokenize", "case", "punctuation")},
+    "error_counts": {**{k: v for k, v in _WORDS.items() if k in ("tokenize", "case", "punctuation")},
+                     "aggregate": ("corpus", "contiguous")},
     "exact_match": _QA, "squad_f1": _QA,
     "perplexity": {"aggregate": ("corpus-token", "mean-per-text")},
     "token_accuracy": {},
