@@ -159,6 +159,7 @@ class NLTK(Adapter):
             "method5-averages-precisions": self._method5_averages_precisions,
             "method7-inherits-4-and-5": self._method7,
             "corpus-smoothing-last-segment": self._corpus_smoothing_last_segment,
+            "zero-precision-skipped": self._zero_precision_skipped,
         }
 
     def defect_models(self) -> dict:
@@ -167,6 +168,7 @@ class NLTK(Adapter):
         return {
             "zero-precision-dbl-min": _method0_model,
             "short-segment-denominator": _method0_model,
+            "zero-precision-skipped": _skipped_zero_model,
         }
 
     # -- library-side views used by the classifiers
@@ -239,6 +241,18 @@ class NLTK(Adapter):
             return False
         return self.library_stats(metric, settings, inputs)["matches"][0] > 0
 
+    def _zero_precision_skipped(self, metric, settings, inputs) -> bool:
+        """Floor smoothing with epsilon 0 leaves a zero count's precision at 0/t = 0; from 3.6.6
+        corpus_bleu sums ``w_i * math.log(p_i) ... if p_i > 0`` (bleu_score.py:279, commit
+        c692b0d 'Fix Bleu Score smoothing function from taking log(0)'), so the zero order is
+        left out - scored as if its precision were 1 - where the product is 0; 3.5-3.6.5 take
+        math.log(0) and raise ValueError. Applies: floor with epsilon 0, some unigram match
+        and a used order with no match."""
+        if settings["smoothing"] != "floor" or Fraction(settings["smoothing_value"]) != 0:
+            return False
+        st = self.library_stats(metric, settings, inputs)
+        return st["matches"][0] > 0 and any(st["matches"][n] == 0 for n in self._used_orders(settings, st))
+
     def _corpus_smoothing_last_segment(self, metric, settings, inputs) -> bool:
         """corpus_bleu calls the smoothing function with ``references=references,
         hypothesis=hypothesis`` (bleu_score.py:267-269), the loop variables of the last
@@ -250,17 +264,55 @@ class NLTK(Adapter):
         return len(hyps) > 1 and self.library_stats(metric, settings, inputs)["matches"][0] > 0
 
 
+def _skipped_zero_model(metric, settings, inputs):
+    """NLTK's floor-0 BLEU: precisions m_n / max(1, t_n) per segment pooled, the zero ones left
+    out of ``sum(w_n log p_n)`` (3.6.6 on; before it the log of 0 raises ValueError)."""
+    import math
+    from conformance.engine.versions import in_range
+    import importlib.metadata
+    if not in_range(importlib.metadata.version("nltk"), ">=3.6.6"):
+        return "raised ValueError: math domain error"
+    st = _pooled_counts(metric, settings, inputs)
+    if st is None:
+        return None
+    matches, totals, c, r = st
+    if matches[0] == 0:
+        return 0
+    ws = [float(w) for w in weight_list(settings["weights"], int(settings["order"]))]
+    bp = 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - r / c))
+    return bp * math.exp(math.fsum(w * math.log(m / t) for w, m, t in zip(ws, matches, totals) if m > 0))
+
+
+def _pooled_counts(metric, settings, inputs):
+    """(matches, totals, c, r) pooled as NLTK pools them: each segment's order-n total is
+    max(1, t_n) (bleu_score.py:391), from the oracle's per-segment counts."""
+    from oracle.registry import compute
+    order = int(settings["order"])
+    hyps, refs = segments(metric, inputs)
+    matches, totals, c, r = [0] * order, [0] * order, 0, 0
+    knobs = {"tokenizer": "none", "order": str(order), "ref_length": settings["ref_length"], "smoothing": "none"}
+    for h, rs in zip(hyps, refs):
+        st = compute("sentence_bleu", {"hypothesis": h, "references": rs}, knobs).stats
+        for n in range(order):
+            matches[n] += st["matches"][n]
+            totals[n] += max(1, st["totals"][n])
+        c, r = c + st["hyp_len"], r + st["ref_len"]
+    return matches, totals, c, r
+
+
 def _method0_model(metric, settings, inputs):
     """NLTK's method0 BLEU from the oracle's per-segment counts: the order-n total of a
     segment is max(1, t_n) (bleu_score.py:391); 0 when no unigram matches (line 257); a
     zero precision becomes sys.float_info.min (line 585); BP * exp(fsum(w_n log p_n)),
-    with the auto_reweigh weights 1/T on the first T orders when T < 4. None (no
-    prediction) for the other smoothing methods."""
+    with the auto_reweigh weights 1/T on the first T orders when T < 4. For the other
+    smoothing methods only the early return's 0 is predicted (else None)."""
     import math
     import sys
     from oracle.registry import compute
     if settings["smoothing"] != "none":
-        return None
+        # every method: no unigram match returns 0 before smoothing (bleu_score.py:257)
+        pooled = _pooled_counts(metric, settings, inputs)
+        return 0 if pooled is not None and pooled[0][0] == 0 else None
     order = int(settings["order"])
     hyps, refs = segments(metric, inputs)
     matches, totals, c, r = [0] * order, [0] * order, 0, 0
