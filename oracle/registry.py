@@ -45,6 +45,9 @@ _WHERE = {
     "eleven_point_ap": "oracle.ranking_trec:ELEVEN_POINT_AP",
     "bpref": "oracle.ranking_trec:BPREF",
     "gm_bpref": "oracle.ranking_trec:GM_BPREF",
+    "rbp": "oracle.ranking_user:RBP",
+    "err": "oracle.ranking_user:ERR",
+    "judged_at_k": "oracle.ranking_user:JUDGED_AT_K",
     "infap": "oracle.ranking_trec:INFAP",
     "utility": "oracle.ranking_trec:UTILITY",
     "bin_g": "oracle.ranking_trec:BIN_G",
@@ -80,8 +83,9 @@ def metric_names() -> list[str]:
 
 def ranking_metrics() -> tuple[str, ...]:
     """The metrics of qrels and a run (oracle.ranking and trec_eval's further measures in
-    oracle.ranking_trec), in registry order."""
-    return tuple(n for n, w in _WHERE.items() if w.startswith(("oracle.ranking:", "oracle.ranking_trec:")))
+    oracle.ranking_trec, the user-model measures of oracle.ranking_user), in registry order."""
+    return tuple(n for n, w in _WHERE.items()
+                 if w.startswith(("oracle.ranking:", "oracle.ranking_trec:", "oracle.ranking_user:")))
 
 
 def get_metric(name: str) -> Metric:

@@ -83,10 +83,13 @@ ALIASES = {
     "rndcg": ("rndcg",), "ndcgrel": ("ndcg_rel",), "numq": ("num_queries",), "numret": ("num_retrieved",),
     "numrel": ("num_relevant",), "numrelret": ("num_relevant_retrieved",),
     "numnonreljudgedret": ("num_nonrelevant_judged_retrieved",),
+    # the user-model measures, by ir_measures' names
+    "rbp": ("rbp",), "rankbiasedprecision": ("rbp",), "err": ("err",), "expectedreciprocalrank": ("err",),
+    "judged": ("judged_at_k",), "judgedatk": ("judged_at_k",),
     "perplexity": ("perplexity",), "ppl": ("perplexity",),
 }
 _RANKING_K = {"ndcg", "dcg", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision", "hit_rate",
-              "cross_modal_recall_at_k"}
+              "cross_modal_recall_at_k", "err", "judged_at_k"}
 
 
 def _norm_name(name: str) -> str:

@@ -67,6 +67,9 @@ SPACES.update({name: dict(_TREC_FURTHER) for name in (
     "set_precision", "set_recall", "set_f", "set_ap", "set_relative_precision", "relative_precision_at_k",
     "precision_at_r_multiple", "bpref", "gm_bpref", "infap", "utility", "bin_g", "gm_ap", "g", "rndcg", "ndcg_rel")})
 SPACES["interpolated_precision"] = dict(_TREC_FURTHER, recall_cutoff=("v9", "v10"))
+SPACES["rbp"] = dict(_TREC_FURTHER, p=("1/2", "4/5", "19/20"))
+SPACES["err"] = dict(_TREC_FURTHER, max_grade=("3", "4"))
+SPACES["judged_at_k"] = dict(_TREC_FURTHER)
 SPACES["eleven_point_ap"] = dict(_TREC_FURTHER, recall_cutoff=("v9", "v10"))
 
 # a stated dependent knob is carried only into settings where its parent keeps its stated value

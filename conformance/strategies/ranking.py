@@ -133,7 +133,9 @@ METRICS = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "aver
            "num_retrieved", "num_relevant", "num_relevant_retrieved", "num_nonrelevant_judged_retrieved",
            "num_queries", "set_precision", "set_recall", "set_f", "set_ap", "set_relative_precision",
            "relative_precision_at_k", "precision_at_r_multiple", "interpolated_precision", "eleven_point_ap",
-           "bpref", "gm_bpref", "infap", "utility", "bin_g", "gm_ap", "g", "rndcg", "ndcg_rel")
+           "bpref", "gm_bpref", "infap", "utility", "bin_g", "gm_ap", "g", "rndcg", "ndcg_rel",
+           # the user-model measures (oracle.ranking_user)
+           "rbp", "err", "judged_at_k")
 # values without an upper bound of 1: sums of counts, the utility
 UNBOUNDED = ("dcg", "num_retrieved", "num_relevant", "num_relevant_retrieved", "num_nonrelevant_judged_retrieved",
              "num_queries", "utility")
@@ -217,10 +219,13 @@ def _ideal_inputs(inputs, keep):
 
 
 def identity(name: str):
-    """Relevant documents ranked first: hit rate, reciprocal rank and NDCG are 1."""
+    """Relevant documents ranked first: hit rate, reciprocal rank and NDCG are 1; judged
+    documents only: Judged@k is 1."""
     if name in ("hit_rate", "reciprocal_rank"):
         return lambda inputs, s: _ideal_inputs(inputs, lambda g: g >= int(s.get("threshold", "1")))
     if name == "ndcg":
         from oracle.ranking_query import gain_of
         return lambda inputs, s: _ideal_inputs(inputs, lambda g: gain_of(g, s) > 0)
+    if name == "judged_at_k":   # a run of judged documents only: every rank is judged
+        return lambda inputs, s: _ideal_inputs(inputs, lambda g: True)
     return None

@@ -112,11 +112,13 @@ def tagging_inputs(draw, scheme: str = "iob2", fmt: str = "prefix-type", max_sen
     """Inputs ``{"gold", "pred", "tokens"}`` of the tagging metrics, valid under ``scheme``
     and ``fmt`` (predictions may hold invalid sequences)."""
     gold, pred, tokens = [], [], []
+    # now and then a corpus with no gold entity at all (a weighted average without weight)
+    no_gold = draw(st.integers(0, 5)) == 0
     for _ in range(draw(st.integers(1, max_sentences))):
         n = draw(st.integers(0, max_len))
         words = draw(st.lists(st.sampled_from(WORDS), min_size=n, max_size=n))
-        spans = draw(span_sets(n, types)) if n else []
-        pspans = draw(edited_spans(spans, n, types)) if n else []
+        spans = [] if no_gold or not n else draw(span_sets(n, types))
+        pspans = (draw(span_sets(n, types)) if no_gold else draw(edited_spans(spans, n, types))) if n else []
         gold.append(encode(spans, n, scheme, fmt))
         pred.append(draw(corrupted(encode(pspans, n, scheme, fmt), scheme, fmt)))
         tokens.append(words)
