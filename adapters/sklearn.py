@@ -38,7 +38,7 @@ Knobs and the arguments they set:
   averaged over the undefined class (``average`` none, binary or micro, where
   NaN is "no value"); under macro and weighted sklearn has no setting that
   makes the average undefined, so it is unsupported there.
-- ``beta``: ``fbeta_score(beta=float(beta))`` (any rational >= 0).
+- ``beta``: ``fbeta_score(beta=float(beta))`` (any rational >= 0), ``np.inf`` for ``inf``.
 - ``adjusted``: ``balanced_accuracy_score(adjusted=...)``.
 
 Profiles are the library's defaults, as called with no options:
@@ -100,7 +100,7 @@ class SKLearn(Adapter):
     issues = "https://github.com/scikit-learn/scikit-learn/issues"
     capabilities = {
         # confusion_matrix cannot refuse a label outside ``labels`` (it drops the sample): no ``error``
-        "confusion_matrix": {"label_set": _LABEL_SETS, "outside": ("drop",)},
+        "confusion_matrix": {"label_set": _LABEL_SETS, "outside": ("drop",), "normalize": ("none", "true", "pred", "all")},
         "accuracy": {"label_set": _LABEL_SETS, "outside": ("error",)},
         "per_class_accuracy": {"label_set": _LABEL_SETS, "outside": ("error",)},
         "precision": _prf_caps(),
@@ -176,6 +176,9 @@ class SKLearn(Adapter):
                                                                     if v in ("zero", "one"))}
                                      if isinstance(c.get("zero_division"), tuple) else c)
                                  for m, c in self.capabilities.items()}
+            # fbeta_score's 'if np.isposinf(beta): f_score = recall' is in 1.3.0; older
+            # releases are not checked for it, so beta=inf is not offered there
+            self.capabilities["f1"] = dict(self.capabilities["f1"], beta=lambda v, s: v != "inf")
 
     def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
         """The declared capabilities, and two combinations the library cannot express."""
@@ -202,9 +205,11 @@ class SKLearn(Adapter):
         if zd is not None:
             opts["zero_division"] = _ZD_ARG[zd]
         if "beta" in settings:
-            opts["beta"] = Fraction(settings["beta"])
+            opts["beta"] = "inf" if settings["beta"] == "inf" else Fraction(settings["beta"])
         if "adjusted" in settings:
             opts["adjusted"] = settings["adjusted"] == "yes"
+        if "normalize" in settings:
+            opts["normalize"] = settings["normalize"]
         return opts
 
     # --------------------------------------------------------------------- call
@@ -221,8 +226,10 @@ class SKLearn(Adapter):
             warnings.simplefilter("ignore")  # UndefinedMetricWarning, "y_pred contains classes not in y_true"
             with np.errstate(all="ignore"):
                 if metric == "confusion_matrix":
-                    cm = M.confusion_matrix(y_true, y_pred, labels=labels)
-                    return LibraryOutput(value=[[int(x) for x in row] for row in cm], raw=cm)
+                    how = options.get("normalize", "none")
+                    cm = M.confusion_matrix(y_true, y_pred, labels=labels, normalize=None if how == "none" else how)
+                    cast = int if how == "none" else float
+                    return LibraryOutput(value=[[cast(x) for x in row] for row in cm], raw=cm)
                 if metric == "accuracy":
                     return LibraryOutput(value=float(M.accuracy_score(y_true, y_pred)))
                 if metric == "balanced_accuracy":
@@ -252,7 +259,9 @@ class SKLearn(Adapter):
                     elif options["beta"] == 1:
                         v = M.f1_score(y_true, y_pred, **kw)
                     else:
-                        v = M.fbeta_score(y_true, y_pred, beta=float(options["beta"]), **kw)
+                        import numpy as np
+                        beta = np.inf if options["beta"] == "inf" else float(options["beta"])
+                        v = M.fbeta_score(y_true, y_pred, beta=beta, **kw)
                     value = _keyed(labels, y_true, y_pred, v) if average is None else float(v)
                     return LibraryOutput(value=value, raw=v)
                 if metric == "classification_report":

@@ -71,7 +71,8 @@ Knobs
   1.3 ``_nanaverage``: the plain mean of the values left), ``zero-if-predicted``
   (sklearn 0.22-1.2 and seqeval: P and F 0 when something is predicted, R, and
   all three when nothing is, the zero_division value).
-- ``beta`` (beta), f1 only: rational >= 0, default 1 (beta = 0 gives P).
+- ``beta`` (beta), f1 only: rational >= 0, default 1 (beta = 0 gives P), or
+  ``inf`` (recall: scikit-learn's ``fbeta_score(beta=np.inf)``, the limit).
 - ``adjusted`` (adj), balanced accuracy only: ``no`` (default) or ``yes``.
 
 Degenerate and invalid inputs
@@ -126,6 +127,14 @@ ZERO_DIVISION = Knob(
              "undefined": "the definition: 0/0 has no value (oracle's Undefined)",
              "exclude": f"{_SK} zero_division=np.nan: NaN per class, left out of averages by _nanaverage"},
     key="zd")
+NORMALIZE = Knob(
+    "normalize", "the confusion matrix as counts, or divided by the true (row), predicted (column) or all sums",
+    "none", choices=("none", "true", "pred", "all"), key="norm",
+    sources={"none": f"{_SK} confusion_matrix(normalize=None): counts",
+             "true": f"{_SK} confusion_matrix(normalize='true'): cm / cm.sum(axis=1), nan_to_num (a class "
+                     "without samples: a row of 0)",
+             "pred": f"{_SK} confusion_matrix(normalize='pred'): cm / cm.sum(axis=0), nan_to_num",
+             "all": f"{_SK} confusion_matrix(normalize='all'): cm / cm.sum(), nan_to_num"})
 NO_WEIGHT = Knob(
     "no_weight", "a weighted average whose classes all have support 0 (no weight to average with)", "undefined",
     choices=("undefined", "unweighted", "zero-if-predicted"),
@@ -141,8 +150,11 @@ NO_WEIGHT = Knob(
                                   "something is predicted; seqeval 1.x the same)"},
     key="nowt")
 BETA = Knob(
-    "beta", "relative weight of recall in F-beta", "1", kind="rational", minimum=0,
-    sources={"*": "van Rijsbergen 1979: F_beta = (1 + b^2) P R / (b^2 P + R)"}, key="beta")
+    "beta", "relative weight of recall in F-beta ('inf': recall alone)", "1", kind="rational", minimum=0,
+    special=("inf",),
+    sources={"*": "van Rijsbergen 1979: F_beta = (1 + b^2) P R / (b^2 P + R)",
+             "inf": f"{_SK} fbeta_score(beta=np.inf): 'if np.isposinf(beta): f_score = recall' (the limit of "
+                    "F_beta as beta grows)"}, key="beta")
 ADJUSTED = Knob(
     "adjusted", "chance-adjusted balanced accuracy", "no", choices=("no", "yes"),
     sources={"no": "Brodersen et al. 2010: mean per-class recall",
@@ -250,8 +262,10 @@ _NO_SAMPLES = "no samples"
 def _prf(which: str):
     def compute(inputs, settings: dict) -> Result:
         t, pos_label = tally(inputs, settings)
-        beta2 = Fraction(settings.get("beta", "1")) ** 2
-        values = _per_class(t, which, beta2)
+        # F_inf: the limit of (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp) is R
+        what = "recall" if which == "f1" and settings.get("beta") == "inf" else which
+        beta2 = Fraction(settings.get("beta", "1")) ** 2 if what == "f1" else Fraction(1)
+        values = _per_class(t, what, beta2)
         average = settings["average"]
         per_class = {c: _settle(v, settings["zero_division"]) for c, v in zip(t.classes, values)}
         parts = {"per_class": per_class}
@@ -263,17 +277,34 @@ def _prf(which: str):
                                  item="y_true")
             value = per_class[pos_label]
         else:
-            value = _average(t, values, average, settings["zero_division"], _micro(t, which, beta2),
-                             settings["no_weight"], which)
+            value = _average(t, values, average, settings["zero_division"], _micro(t, what, beta2),
+                             settings["no_weight"], what)
         return Result(value, stats=t.stats(), parts=parts)
     return compute
 
 
 def compute_confusion_matrix(inputs, settings: dict) -> Result:
     """C[i][j] = #{samples with true label c_i and predicted label c_j}, counted pair by pair
-    (document 003: cm[label, pred] += 1 per pair; sklearn confusion_matrix)."""
+    (document 003: cm[label, pred] += 1 per pair; sklearn confusion_matrix); under
+    ``normalize`` divided by its row sums (true), column sums (pred) or the total (all),
+    a 0/0 entry 0 (sklearn: nan_to_num after the division)."""
     t, _ = tally(inputs, settings)
-    return Result(t.matrix, stats=t.stats(), parts={"labels": list(t.classes)})
+    parts = {"labels": list(t.classes)}
+    how = settings.get("normalize", "none")
+    if how == "none":
+        return Result(t.matrix, stats=t.stats(), parts=parts)
+    m = t.matrix
+    if how == "true":
+        sums = [sum(row) for row in m]
+        out = [[Fraction(x, sums[i]) if sums[i] else Fraction(0) for x in row] for i, row in enumerate(m)]
+    elif how == "pred":
+        sums = [sum(col) for col in zip(*m)] if m else []
+        out = [[Fraction(x, sums[j]) if sums[j] else Fraction(0) for j, x in enumerate(row)] for row in m]
+    else:
+        n = sum(map(sum, m))
+        out = [[Fraction(x, n) if n else Fraction(0) for x in row] for row in m]
+    parts["counts"] = m
+    return Result(out, stats=t.stats(), parts=parts)
 
 
 def compute_accuracy(inputs, settings: dict) -> Result:
@@ -351,7 +382,7 @@ _INPUTS = {"y_true": "list of true labels (ints or strings)",
 CONFUSION_MATRIX = Metric(
     name="confusion_matrix", family="classification",
     summary="K x K counts: rows are the true label, columns the prediction",
-    knobs=(LABEL_SET, OUTSIDE), inputs=_INPUTS, compute_fn=compute_confusion_matrix)
+    knobs=(LABEL_SET, OUTSIDE, NORMALIZE), inputs=_INPUTS, compute_fn=compute_confusion_matrix)
 ACCURACY = Metric(
     name="accuracy", family="classification", summary="Fraction of samples whose prediction equals the truth",
     knobs=(LABEL_SET, OUTSIDE), inputs=_INPUTS, compute_fn=compute_accuracy)

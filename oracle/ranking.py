@@ -85,7 +85,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from .conventions import Knob, Metric, Result
-from .exact import Undefined, total
+from .exact import Undefined, log, power, product, total
 from .gcpause import paused_gc
 from .ranking_inputs import _check_inputs
 from .ranking_query import (_add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _hit, _ideal_form,
@@ -330,7 +330,20 @@ def compute_dcg(inputs, settings: dict) -> Result:
     if not per_query:
         return Result(Undefined("no queries to average"), stats=stats, parts=parts)
     stats["sum"] = _form_expr(acc)
-    return Result(_form_expr({b: c / len(per_query) for b, c in acc.items()}), stats=stats, parts=parts)
+    value = _form_expr({b: c / len(per_query) for b, c in acc.items()})
+    base = int(settings.get("log_base", "2"))
+    if base != 2:
+        # 1/log_B(i+1) = log2(B)/log2(i+1): every term, so the mean, times log2(B)
+        scale = product([log(Fraction(base)), power(log(Fraction(2)), Fraction(-1))])
+        parts["per_query"] = {q: product([scale, v]) for q, v in per_query.items()}
+        value = product([scale, value])
+    return Result(value, stats=stats, parts=parts)
+
+
+LOG_BASE = Knob("log_base", "the base B of the discount 1/log_B(rank + 1)", "2", kind="int", minimum=2,
+                key="logb", special=("10",),
+                sources={"*": "Jarvelin and Kekalainen 2002 (log2); scikit-learn dcg_score(log_base=2): "
+                              "'Base of the logarithm used for the discount'"})
 
 
 def compute_ndcg(inputs, settings: dict) -> Result:
@@ -412,6 +425,6 @@ AVERAGE_PRECISION = _metric("average_precision", "Mean average precision (MAP), 
 R_PRECISION = _metric("r_precision", "Mean precision at rank R, R the number of relevant documents",
                       _rational_metric(_r_precision), (TIES,) + _COMMON)
 DCG = _metric("dcg", "Mean discounted cumulative gain, sum of gain / log2(rank + 1)",
-              compute_dcg, (_k("none"), TIES) + _GAINS + _COMMON)
+              compute_dcg, (_k("none"), TIES, LOG_BASE) + _GAINS + _COMMON)
 NDCG = _metric("ndcg", "Mean normalized DCG: DCG over the DCG of the ideal ranking",
                compute_ndcg, (_k("none"), TIES, IDEAL) + _GAINS + _COMMON)

@@ -137,14 +137,25 @@ def test_jiwer_tab_gluing_is_a_known_defect_not_a_profile_setting():
 # ------------------------------------------------------------------ proven explanations
 
 def test_a_coincidence_on_one_input_is_rejected_on_its_neighbours():
-    """sacrebleu's early return scores a zero-match sentence 0: on that input alone
-    smoothing=none (and others) reproduce it; on neighbouring inputs none does."""
-    out = cli("explain", "--adapter", "sacrebleu", "--metric", "sentence_bleu",
-              "--conventions", '{"tokenizer": "13a", "smoothing": "exp", "effective_order": "yes", "scale": "percent"}',
-              "--inputs", '{"hypothesis": "zebra", "references": ["the"]}')
+    """NLTK leaves a zero precision out of its log sum (floor smoothing, epsilon 0): on
+    this input (1/4)^(1/4) is also BLEU-2 and floor smoothing with epsilon 1; on the
+    neighbouring inputs neither holds, so the verdict is a defect."""
+    out = cli("explain", "--adapter", "nltk", "--metric", "bleu",
+              "--conventions", '{"tokenizer": "none", "smoothing": "floor", "smoothing_value": "0"}',
+              "--inputs", '{"hypotheses": ["a b c d"], "references": [["a b c e"]]}')
     v = json.loads(out.stdout)
     assert v["candidates"] and v["rejected"] and v["verdict"] == "defect", v
     assert v["reproducing_knobs"] == [] and v["neighbours_tested"] >= 20
+
+
+def test_a_deliberate_rule_is_a_proven_convention():
+    """sacrebleu's early return (no n-gram match: 0 before smoothing, #141) is the knob
+    no_match=zero of its profile: a sentence asking for no_match=smooth is judged where
+    the library can be set, so it agrees there, and the divergence shows the rule."""
+    out = cli("explain", "--adapter", "sacrebleu", "--metric", "sentence_bleu",
+              "--conventions", '{"tokenizer": "13a", "smoothing": "exp", "effective_order": "yes", "scale": "percent"}',
+              "--inputs", '{"hypothesis": "zebra", "references": ["the"]}')
+    assert json.loads(out.stdout)["verdict"] == "agrees"
 
 
 def test_float32_percent_is_one_proven_explanation():
@@ -211,8 +222,10 @@ def test_a_classifier_alone_does_not_make_a_finding_known():
     predicts another value there does not recognise it."""
     a = load_adapter("sacrebleu")
     index = KnownIndex(a, load_known("sacrebleu"))
-    inputs = {"hypothesis": "zebra", "references": ["the"]}     # the early return: library 0.0
-    s = a.profile("sentence_bleu")
+    # without effective order, 'a b' against 'a b c' stops at the empty trigram order:
+    # library 0.0 (the recorded entry's own input, 'a' against 'a', is not this one)
+    inputs = {"hypothesis": "a b", "references": ["a b c"]}
+    s = dict(a.profile("sentence_bleu"), effective_order="no")
     assert index.recognise("sentence_bleu", s, inputs, None, library_value=0.0, stored=False) is not None
     assert index.recognise("sentence_bleu", s, inputs, None, library_value=12.5, stored=False) is None
 
