@@ -308,21 +308,12 @@ def _method0_model(metric, settings, inputs):
     smoothing methods only the early return's 0 is predicted (else None)."""
     import math
     import sys
-    from oracle.registry import compute
     if settings["smoothing"] != "none":
         # every method: no unigram match returns 0 before smoothing (bleu_score.py:257)
         pooled = _pooled_counts(metric, settings, inputs)
         return 0 if pooled is not None and pooled[0][0] == 0 else None
     order = int(settings["order"])
-    hyps, refs = segments(metric, inputs)
-    matches, totals, c, r = [0] * order, [0] * order, 0, 0
-    knobs = {"tokenizer": "none", "order": str(order), "ref_length": settings["ref_length"], "smoothing": "none"}
-    for h, rs in zip(hyps, refs):
-        st = compute("sentence_bleu", {"hypothesis": h, "references": rs}, knobs).stats
-        for n in range(order):
-            matches[n] += st["matches"][n]
-            totals[n] += max(1, st["totals"][n])
-        c, r = c + st["hyp_len"], r + st["ref_len"]
+    matches, totals, c, r = _pooled_counts(metric, settings, inputs)
     if matches[0] == 0:
         return 0
     ws = [float(w) for w in weight_list(settings["weights"], order)]

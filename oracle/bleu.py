@@ -136,16 +136,19 @@ def _check_refs(refs, where):
         _check_string(r, f"{where}[{j}]")
 
 
-def _check_fields(inputs, fields):
+def _check_fields(inputs, fields, optional=()):
+    """``inputs`` is a mapping with every field of ``fields``, and no field outside
+    ``fields`` and ``optional``."""
     if not isinstance(inputs, Mapping):
         raise InputError(f"inputs: expected a mapping with fields {', '.join(fields)}, got {type(inputs).__name__}",
                          item="inputs")
     for f in fields:
         if f not in inputs:
             raise InputError(f"inputs: missing field {f!r}", item=f)
+    known = tuple(fields) + tuple(optional)
     for f in inputs:
-        if f not in fields:
-            raise InputError(f"inputs: unknown field {f!r}; fields are {', '.join(fields)}", item=str(f))
+        if f not in known:
+            raise InputError(f"inputs: unknown field {f!r}; fields are {', '.join(known)}", item=str(f))
 
 
 def _check_corpus(inputs, name: str = "BLEU"):

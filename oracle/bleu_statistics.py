@@ -17,9 +17,8 @@ token, at every segment and so in the sum).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Mapping
 
-from .bleu import _knobs, _normalize
+from .bleu import _check_fields, _knobs, _normalize
 from .bleu_stats import _scaled, bleu_from_stats
 from .conventions import InputError, Metric, Result
 
@@ -51,15 +50,7 @@ def _length(x, where: str):
 
 def read_statistics(inputs, order: int) -> tuple:
     """(matches, totals, c, r, next_match) of a ``bleu_statistics`` input, checked."""
-    if not isinstance(inputs, Mapping):
-        raise InputError(f"inputs: expected a mapping with fields {', '.join(_FIELDS)}, got {type(inputs).__name__}",
-                         item="inputs")
-    for f in _FIELDS:
-        if f not in inputs:
-            raise InputError(f"inputs: missing field {f!r}", item=f)
-    for f in inputs:
-        if f not in _FIELDS + _OPTIONAL:
-            raise InputError(f"inputs: unknown field {f!r}; fields are {', '.join(_FIELDS + _OPTIONAL)}", item=str(f))
+    _check_fields(inputs, _FIELDS, _OPTIONAL)
     lists = {}
     for f in ("matches", "totals"):
         v = inputs[f]

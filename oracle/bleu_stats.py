@@ -169,6 +169,26 @@ def _smoothed(method, value, m, t, c, next_match):
     return ps
 
 
+def _effective_order(settings, totals, weights, parts, extra):
+    """(orders used, their weights, None), or an Undefined third when the kept weights sum
+    to 0: with effective_order=yes only the orders with t_n > 0 are used and their weights
+    renormalized (sacrebleu ``effective_order``; see oracle.bleu)."""
+    N = int(settings["order"])
+    if settings["effective_order"] != "yes":
+        return N, weights, None
+    used = sum(1 for t in totals if t > 0)
+    extra["effective_order"] = used
+    if used == N:
+        return used, weights, None
+    kept = sum(weights[:used])
+    if kept == 0:
+        why = Undefined(f"effective order {used}: the weights of orders 1..{used} sum to 0")
+        for n in range(N):
+            parts[f"precision_{n + 1}"] = why
+        return used, weights, why
+    return used, [w / kept for w in weights[:used]], None
+
+
 def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
     """(value, parts, extra stats) of BLEU from pooled statistics, under canonical ``settings``.
 
@@ -207,18 +227,9 @@ def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
         return Fraction(0), parts, extra
     bp = _ONE if c >= r else exp(Fraction(c - r, c) if type(r) is int else 1 - r / c)
     parts["bp"] = bp
-    used = N
-    if settings["effective_order"] == "yes":
-        used = sum(1 for t in totals if t > 0)
-        extra["effective_order"] = used
-        if used < N:
-            kept = sum(weights[:used])
-            if kept == 0:
-                why = Undefined(f"effective order {used}: the weights of orders 1..{used} sum to 0")
-                for n in range(N):
-                    parts[f"precision_{n + 1}"] = why
-                return why, parts, extra
-            weights = [w / kept for w in weights[:used]]
+    used, weights, why = _effective_order(settings, totals, weights, parts, extra)
+    if why is not None:
+        return why, parts, extra
     nxt = matches[used] if used < N else next_match
     ps = _smoothed(method, value_param, matches[:used], totals[:used], c, nxt)
     undefined = None
@@ -271,18 +282,9 @@ def _coco(matches, totals, c, r, settings, weights, parts, extra):
     BP = exp(1 - 1/ratio) when ratio < 1, tiny = 10^-15, small = 10^-9; defined on every
     input (c = r = 0 gives 10^-6 precisions and BP = exp(1 - 10^6))."""
     N = int(settings["order"])
-    used = N
-    if settings["effective_order"] == "yes":
-        used = sum(1 for t in totals if t > 0)
-        extra["effective_order"] = used
-        if used < N:
-            kept = sum(weights[:used])
-            if kept == 0:
-                why = Undefined(f"effective order {used}: the weights of orders 1..{used} sum to 0")
-                for n in range(N):
-                    parts[f"precision_{n + 1}"] = why
-                return why, parts, extra
-            weights = [w / kept for w in weights[:used]]
+    used, weights, why = _effective_order(settings, totals, weights, parts, extra)
+    if why is not None:
+        return why, parts, extra
     ratio = (c + COCO_TINY) / (r + COCO_SMALL)
     bp = _ONE if ratio >= 1 else exp(1 - 1 / ratio)
     parts["bp"] = bp

@@ -28,7 +28,8 @@ def test_fancy_index_is_found_with_two_identical_pairs():
     cell = r.comparison["path"]
     i, j = (int(x) for x in cell.strip("[]").split("]["))
     assert exact[i][j] == "2" and r.library_value[i][j] == 1
-    assert r.explanation == "no knob setting reproduces the library's value: a defect"
+    # (normalize=... can match a 2-sample matrix by coincidence: rejected on the neighbours)
+    assert r.explanation.startswith("no knob setting reproduces the library's value: a defect")
     assert r.reproduce.startswith("metric-conformance compare --adapter tests.inhouse_classification:confusion_matrix_fancy_index "
                                   "--metric confusion_matrix")
 
