@@ -168,7 +168,7 @@ class NLTK(Adapter):
         return {
             "zero-precision-dbl-min": _method0_model,
             "short-segment-denominator": _method0_model,
-            "zero-precision-skipped": _skipped_zero_model,
+            "zero-precision-skipped": self._skipped_zero_model,
         }
 
     # -- library-side views used by the classifiers
@@ -253,6 +253,13 @@ class NLTK(Adapter):
         st = self.library_stats(metric, settings, inputs)
         return st["matches"][0] > 0 and any(st["matches"][n] == 0 for n in self._used_orders(settings, st))
 
+    def _skipped_zero_model(self, metric, settings, inputs):
+        """NLTK's floor-0 BLEU: the zero precisions left out of the log sum (3.6.6 on;
+        before it math.log(0) raises ValueError)."""
+        if not self.in_versions(">=3.6.6"):
+            return "raised ValueError: math domain error"
+        return _nltk_score(settings, _pooled_counts(metric, settings, inputs), 0.0)
+
     def _corpus_smoothing_last_segment(self, metric, settings, inputs) -> bool:
         """corpus_bleu calls the smoothing function with ``references=references,
         hypothesis=hypothesis`` (bleu_score.py:267-269), the loop variables of the last
@@ -262,25 +269,6 @@ class NLTK(Adapter):
             return False
         hyps, _ = segments(metric, inputs)
         return len(hyps) > 1 and self.library_stats(metric, settings, inputs)["matches"][0] > 0
-
-
-def _skipped_zero_model(metric, settings, inputs):
-    """NLTK's floor-0 BLEU: precisions m_n / max(1, t_n) per segment pooled, the zero ones left
-    out of ``sum(w_n log p_n)`` (3.6.6 on; before it the log of 0 raises ValueError)."""
-    import math
-    from conformance.engine.versions import in_range
-    import importlib.metadata
-    if not in_range(importlib.metadata.version("nltk"), ">=3.6.6"):
-        return "raised ValueError: math domain error"
-    st = _pooled_counts(metric, settings, inputs)
-    if st is None:
-        return None
-    matches, totals, c, r = st
-    if matches[0] == 0:
-        return 0
-    ws = [float(w) for w in weight_list(settings["weights"], int(settings["order"]))]
-    bp = 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - r / c))
-    return bp * math.exp(math.fsum(w * math.log(m / t) for w, m, t in zip(ws, matches, totals) if m > 0))
 
 
 def _pooled_counts(metric, settings, inputs):
@@ -300,28 +288,35 @@ def _pooled_counts(metric, settings, inputs):
     return matches, totals, c, r
 
 
-def _method0_model(metric, settings, inputs):
-    """NLTK's method0 BLEU from the oracle's per-segment counts: the order-n total of a
-    segment is max(1, t_n) (bleu_score.py:391); 0 when no unigram matches (line 257); a
-    zero precision becomes sys.float_info.min (line 585); BP * exp(fsum(w_n log p_n)),
-    with the auto_reweigh weights 1/T on the first T orders when T < 4. For the other
-    smoothing methods only the early return's 0 is predicted (else None)."""
+def _nltk_score(settings, pooled, zero_precision: float) -> float:
+    """corpus_bleu's arithmetic on NLTK's pooled counts: 0 when no unigram matches (line
+    257); p_n = m_n / t_n, a zero one replaced by ``zero_precision``; the auto_reweigh
+    weights 1/T on the first T orders when T < 4; BP * exp(fsum(w_n log p_n)) over the
+    positive p_n (the 'if p_i > 0' filter of 3.6.6, line 279)."""
     import math
-    import sys
-    if settings["smoothing"] != "none":
-        # every method: no unigram match returns 0 before smoothing (bleu_score.py:257)
-        pooled = _pooled_counts(metric, settings, inputs)
-        return 0 if pooled is not None and pooled[0][0] == 0 else None
-    order = int(settings["order"])
-    matches, totals, c, r = _pooled_counts(metric, settings, inputs)
+    matches, totals, c, r = pooled
     if matches[0] == 0:
         return 0
+    order = int(settings["order"])
     ws = [float(w) for w in weight_list(settings["weights"], order)]
     if settings["effective_order"] == "yes" and c < 4 and order == 4:
         ws = [1 / c] * c + [0.0] * (order - c)
-    ps = [m / t if m else sys.float_info.min for m, t in zip(matches, totals)]
+    ps = [m / t if m else zero_precision for m, t in zip(matches, totals)]
     bp = 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - r / c))
-    return bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(ws, ps)))
+    return bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(ws, ps) if p > 0))
+
+
+def _method0_model(metric, settings, inputs):
+    """NLTK's method0 BLEU from the oracle's per-segment counts: the order-n total of a
+    segment is max(1, t_n) (bleu_score.py:391); a zero precision becomes
+    sys.float_info.min (line 585); ``_nltk_score``. For the other smoothing methods only
+    the early return's 0 is predicted (else None)."""
+    import sys
+    pooled = _pooled_counts(metric, settings, inputs)
+    if settings["smoothing"] != "none":
+        # every method: no unigram match returns 0 before smoothing (bleu_score.py:257)
+        return 0 if pooled[0][0] == 0 else None
+    return _nltk_score(settings, pooled, sys.float_info.min)
 
 
 def _stats(nb, hyp_toks, ref_toks, order: int) -> dict:

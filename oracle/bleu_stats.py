@@ -169,6 +169,15 @@ def _smoothed(method, value, m, t, c, next_match):
     return ps
 
 
+def _brevity(c: int, r) -> Fraction:
+    """BP = 1 if c >= r, else exp(1 - r/c) (Papineni et al. 2002 eq. 1), 0 for c = 0 < r (the limit)."""
+    if c >= r:
+        return _ONE
+    if c == 0:
+        return Fraction(0)
+    return exp(Fraction(c - r, c) if type(r) is int else 1 - r / c)
+
+
 def _effective_order(settings, totals, weights, parts, extra):
     """(orders used, their weights, None), or an Undefined third when the kept weights sum
     to 0: with effective_order=yes only the orders with t_n > 0 are used and their weights
@@ -207,7 +216,7 @@ def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
         # sacrebleu >= 2.0 ``if not any(correct)``, nltk ``if p_numerators[1] == 0``: 0 before
         # anything else is computed (also for c = r = 0)
         extra["no_match"] = True
-        parts["bp"] = _ONE if c >= r else (exp(1 - Fraction(r) / c) if c else Fraction(0))
+        parts["bp"] = _brevity(c, r)
         for n in range(N):
             parts[f"precision_{n + 1}"] = Fraction(0, 1) if totals[n] else Undefined(
                 f"order {n + 1}: the hypothesis has no {n + 1}-grams (0/0)")
@@ -225,8 +234,7 @@ def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
         for n in range(N):
             parts[f"precision_{n + 1}"] = Undefined(f"order {n + 1}: empty hypothesis (0/0)")
         return Fraction(0), parts, extra
-    bp = _ONE if c >= r else exp(Fraction(c - r, c) if type(r) is int else 1 - r / c)
-    parts["bp"] = bp
+    bp = parts["bp"] = _brevity(c, r)
     used, weights, why = _effective_order(settings, totals, weights, parts, extra)
     if why is not None:
         return why, parts, extra
@@ -250,19 +258,24 @@ def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
         return undefined, parts, extra
     if zero:
         return Fraction(0), parts, extra
-    if settings["weights"] == "uniform":  # one group: (prod p_n)**(1/used)
+    factors = ([] if c >= r else [bp]) + _weighted_powers(ps, weights, used, settings["weights"] == "uniform")
+    value = factors[0] if len(factors) == 1 else product(factors)
+    return value, parts, extra
+
+
+def _weighted_powers(ps, weights, used: int, uniform: bool) -> list:
+    """The factors of prod_{n <= used} p_n ** w_n: one power per distinct positive weight,
+    over the product of its orders' precisions (exact when they are rationals)."""
+    if uniform:  # one group: (prod p_n)**(1/used)
         groups = [(weights[0], ps[:used])]
     else:
         by_weight: dict = {}  # weight -> precisions of the orders with that weight
         for n in range(used):
             w = weights[n]
             if w:
-                if w in by_weight:
-                    by_weight[w].append(ps[n])
-                else:
-                    by_weight[w] = [ps[n]]
+                by_weight.setdefault(w, []).append(ps[n])
         groups = list(by_weight.items())
-    factors = [] if c >= r else [bp]
+    factors = []
     for w, group in groups:
         if all(type(p) is Fraction for p in group):
             num = den = 1
@@ -272,8 +285,7 @@ def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
             factors.append(power(Fraction(num, den), w))
         else:
             factors.append(power(product(group), w))
-    value = factors[0] if len(factors) == 1 else product(factors)
-    return value, parts, extra
+    return factors
 
 
 def _coco(matches, totals, c, r, settings, weights, parts, extra):
@@ -288,17 +300,11 @@ def _coco(matches, totals, c, r, settings, weights, parts, extra):
     ratio = (c + COCO_TINY) / (r + COCO_SMALL)
     bp = _ONE if ratio >= 1 else exp(1 - 1 / ratio)
     parts["bp"] = bp
-    factors = [] if ratio >= 1 else [bp]
-    by_weight: dict = {}
+    ps = [(matches[n] + COCO_TINY) / (totals[n] + COCO_SMALL) for n in range(used)]
     for n in range(N):
-        if n >= used:
-            parts[f"precision_{n + 1}"] = Undefined(f"order {n + 1} dropped: effective order is {used}")
-            continue
-        p = (matches[n] + COCO_TINY) / (totals[n] + COCO_SMALL)
-        parts[f"precision_{n + 1}"] = p
-        if weights[n]:
-            by_weight[weights[n]] = by_weight.get(weights[n], _ONE) * p
-    factors += [power(q, w) for w, q in by_weight.items()]
+        parts[f"precision_{n + 1}"] = ps[n] if n < used else Undefined(
+            f"order {n + 1} dropped: effective order is {used}")
+    factors = ([] if ratio >= 1 else [bp]) + _weighted_powers(ps, weights, used, settings["weights"] == "uniform")
     value = factors[0] if len(factors) == 1 else product(factors)
     return value, parts, extra
 

@@ -235,11 +235,11 @@ def _compute(inputs, settings: dict) -> Result:
         df, n = _doc_freq([[_counts(r) for r in rs] for rs in corpus]), len(corpus)
     if settings["zero_df"] == "undefined":
         # the paper's weight log(N / df) has no value at df = 0
-        texts = [("candidates", i, c) for i, c in enumerate(cands)]
-        if corpus is not None:
-            texts += [("references", i, r) for i, rs in enumerate(refs) for r in rs]
-        for name, i, text in texts:
-            for g in _counts(text)[0]:
+        counted = [("candidates", i, _counts(c)[0]) for i, c in enumerate(cands)]
+        if corpus is not None:   # (a reference is in the refs source by definition)
+            counted += [("references", i, rc) for i, rcs in enumerate(ref_counts) for rc, _ in rcs]
+        for name, i, grams in counted:
+            for g in grams:
                 if not df.get(g):
                     return Result(Undefined(f"{name}[{i}]: the {len(g)}-gram {' '.join(g)!r} is in no image of the "
                                             f"document-frequency source: df = 0, weight log(N/0) (zero_df=undefined)"),

@@ -199,6 +199,21 @@ def _per_class(t: Tally, which: str, beta2: Fraction = Fraction(1)) -> list:
     return out
 
 
+def _settled_terms(pairs: list, zd: str, what: str):
+    """The (value, weight) pairs with each 0/0 value settled by ``zd``: left out under
+    exclude; under undefined the whole is Undefined (``what`` names the average)."""
+    kept = []
+    for v, w in pairs:
+        if isinstance(v, _ZeroDivision):
+            if zd == "undefined":
+                return Undefined(v.reason + f"; {what} over it is undefined")
+            if zd == "exclude":
+                continue
+            v = _settle(v, zd)
+        kept.append((v, w))
+    return kept
+
+
 def _average(t: Tally, values: list, average: str, zd: str, micro, no_weight: str = "undefined",
              which: str = ""):
     """Combine per-class values (possibly _ZeroDivision) under ``average``;
@@ -219,29 +234,17 @@ def _average(t: Tally, values: list, average: str, zd: str, micro, no_weight: st
     pairs = list(zip(values, [Fraction(1)] * len(values) if average == "macro" else t.support))
     if average == "weighted":
         pairs = [(v, w) for v, w in pairs if w > 0]
-    kept = []
-    for v, w in pairs:
-        if isinstance(v, _ZeroDivision):
-            if zd == "undefined":
-                return Undefined(v.reason + f"; the {average} average over it is undefined")
-            if zd == "exclude":
-                continue
-            v = _settle(v, zd)
-        kept.append((v, w))
+    kept = _settled_terms(pairs, zd, f"the {average} average")
+    if isinstance(kept, Undefined):
+        return kept
     weight = sum((w for _, w in kept), Fraction(0))
     if weight == 0 and average == "weighted" and no_weight == "unweighted":
         # sklearn's _nanaverage: the values left (not NaN), each counted once
-        left = []
-        for v in values:
-            if isinstance(v, _ZeroDivision):
-                if zd == "undefined":
-                    return Undefined(v.reason + "; the unweighted fallback over it is undefined")
-                if zd == "exclude":
-                    continue
-                v = _settle(v, zd)
-            left.append(v)
+        left = _settled_terms([(v, Fraction(1)) for v in values], zd, "the unweighted fallback")
+        if isinstance(left, Undefined):
+            return left
         if left:
-            return sum(left, Fraction(0)) / len(left)
+            return sum((v for v, _ in left), Fraction(0)) / len(left)
     if weight == 0:
         return Undefined(f"no class left to average ({average})")
     return sum((v * w for v, w in kept), Fraction(0)) / weight

@@ -94,10 +94,10 @@ scikit-learn ``average='weighted'``); types with gold_t = 0 have weight 0
 and do not enter it.
 
 ``no_weight`` (nowt): a weighted average over types none of which has a gold
-entity has total weight 0. ``sklearn`` (default; scikit-learn's and seqeval's
-rule): P and F are 0 when something is predicted (every prediction is wrong),
-R is the zero_division value, and all three are when nothing is predicted
-either; ``zero-division`` (this project's rule, no published definition): the
+entity has total weight 0. ``zero-if-predicted`` (default; scikit-learn
+0.22-1.2's and seqeval's rule, the classification value of the same name): P
+and F are 0 when something is predicted (every prediction is wrong), R is the
+zero_division value, and all three are when nothing is predicted either; ``zero-division`` (this project's rule, no published definition): the
 empty weighted mean is a 0/0 for P, R and F alike.
 
 ``zero_division`` (zd): what a 0/0 becomes: ``zero`` (default; conlleval.pl
@@ -176,9 +176,9 @@ ZERO_DIVISION = Knob(
              "exclude": "the term is left out of a macro or weighted average"},
     key="zd")
 NO_WEIGHT = Knob(
-    "no_weight", "a weighted average over types that all have no gold entity (weights sum to 0)", "sklearn",
-    choices=("sklearn", "zero-division"),
-    sources={"sklearn": "scikit-learn precision_recall_fscore_support average='weighted', weights.sum() == 0 "
+    "no_weight", "a weighted average over types that all have no gold entity (weights sum to 0)",
+    "zero-if-predicted", choices=("zero-if-predicted", "zero-division"),
+    sources={"zero-if-predicted": "scikit-learn precision_recall_fscore_support average='weighted', weights.sum() == 0 "
                         "(sklearn/metrics/_classification.py: 'precision is zero_division if there are no positive "
                         "predictions, recall is zero_division if there are no positive labels, fscore is "
                         "zero_division if all labels AND predictions are negative'); seqeval 1.x metrics/v1.py:"
@@ -329,13 +329,13 @@ def _averages(c: _Counts, settings: dict, beta2: Fraction) -> dict:
     micro = {k: _resolve(v, "undefined" if zd == "exclude" else zd, f"micro {k}")
              for k, v in _scores(tp, pred, gold, beta2).items()}
     out = {"micro": micro, "macro": {}, "weighted": {}}
-    sklearn_rule = gold == 0 and settings.get("no_weight", "sklearn") == "sklearn"
+    old_sklearn = gold == 0 and settings.get("no_weight", "zero-if-predicted") == "zero-if-predicted"
     for k in ("precision", "recall", "f1"):
         terms = [per[t][k] for t in c.labels]
         out["macro"][k] = _average("macro", terms, None, zd, f"macro {k}")
-        if sklearn_rule and k != "recall" and pred > 0:
-            out["weighted"][k] = Fraction(0)      # no_weight=sklearn: something predicted, nothing to find
-        elif sklearn_rule:
+        if old_sklearn and k != "recall" and pred > 0:
+            out["weighted"][k] = Fraction(0)      # something predicted, nothing to find
+        elif old_sklearn:
             out["weighted"][k] = _resolve(_ZD, zd if zd in ("zero", "one") else "undefined",
                                           f"weighted {k} (no gold entity: no weight)")
         else:

@@ -473,7 +473,7 @@ def test_pooled_matching_over_counts_repeated_texts():
 def test_signatures_separate_every_knob_value():
     m = get_metric("entity_f1")
     assert m.signature() == ("entity_f1|scheme:iob2|read:seqeval|fmt:prefix-type|avg:micro|beta:1|zd:zero"
-                             "|nowt:sklearn|labels:all|match:span|oracle:1")
+                             "|nowt:zero-if-predicted|labels:all|match:span|oracle:1")
     variants = [{"scheme": s} for s in SCHEMES] + [{"reading": "strict"}, {"reading": "conlleval"},
                                                      {"tag_format": "type-prefix"},
                                                      {"average": "macro"}, {"average": "weighted"}, {"beta": "2"},
@@ -603,7 +603,7 @@ def test_arbitrary_json_gives_a_value_or_an_input_error(inputs):
 
 def test_weighted_average_without_gold_follows_scikit_learn_by_default():
     """Types none of which has a gold entity: weights sum to 0. scikit-learn's and seqeval's
-    branch (no_weight=sklearn): P = F = 0 when something is predicted, R = zero_division,
+    branch (no_weight=zero-if-predicted): P = F = 0 when something is predicted, R = zero_division,
     and all three zero_division when nothing is predicted; no_weight=zero-division settles
     the empty mean's 0/0 by zero_division for all three."""
     predicted = {"gold": [["O", "O"]], "pred": [["B-PER", "O"]]}
