@@ -10,6 +10,7 @@ strings, so a float library receives them exactly.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from hypothesis import strategies as st
 
@@ -19,13 +20,48 @@ DOC_IDS = ("d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "D1", "a", "b", "doc-
 LONG_IDS = tuple(f"p{i:02d}" for i in range(1, 41))
 SCORES = (3, 2, 1, 0, "0.5", "1.5", "2.25", -1)
 
+# Strategy objects are built once and reused: building one per draw (``st.sampled_from``
+# over a fresh list, say) costs hypothesis a validation each time, which was most of the
+# time a ranking property spent. The draws, and so the derandomized examples, are the same.
+_BOOL = st.booleans()
+_SCORE = st.sampled_from(SCORES)
+_INT_0_2, _INT_0_4, _INT_0_5 = st.integers(0, 2), st.integers(0, 4), st.integers(0, 5)
+
+
+@lru_cache(maxsize=None)
+def _sampled(values: tuple):
+    return st.sampled_from(values)
+
+
+@lru_cache(maxsize=None)
+def _subset(values: tuple, max_size: int, min_size: int = 0):
+    return st.lists(_sampled(values), unique=True, min_size=min_size, max_size=max_size)
+
+
+@lru_cache(maxsize=None)
+def _permutation(values: tuple):
+    return st.permutations(values)
+
+
+@lru_cache(maxsize=None)
+def _integers(lo: int, hi: int):
+    return st.integers(lo, hi)
+
+
+@lru_cache(maxsize=None)
+def _distinct_scores(n: int):
+    return st.lists(st.integers(-20, 20), unique=True, min_size=n, max_size=n)
+
+
+_WHERE = _sampled(("both", "both", "both", "qrels", "run"))
+
 
 @st.composite
 def qrels_for(draw, query: str, docs, max_grade: int = 3, negative: bool = True):
     """{doc: grade} judgements of one query over a subset of ``docs``."""
-    judged = draw(st.lists(st.sampled_from(docs), unique=True, max_size=len(docs)))
-    low = -1 if negative else 0
-    return {d: draw(st.integers(low, max_grade)) for d in judged}
+    judged = draw(_subset(tuple(docs), len(docs)))
+    grade = _integers(-1 if negative else 0, max_grade)
+    return {d: draw(grade) for d in judged}
 
 
 @st.composite
@@ -36,31 +72,30 @@ def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, n
     pool = list(docs)
     if len(pool) > 10:
         # a long ranking: a length on either side of the usual cutoffs
-        n = draw(st.sampled_from([x for x in (4, 9, 10, 11, 15, 25, 35) if x <= min(max_len, len(pool))]))
-        chosen = draw(st.permutations(pool))[:n]
+        n = draw(_sampled(tuple(x for x in (4, 9, 10, 11, 15, 25, 35) if x <= min(max_len, len(pool)))))
+        chosen = list(draw(_permutation(tuple(pool)))[:n])
     else:
-        chosen = draw(st.lists(st.sampled_from(pool), unique=True, max_size=max_len))
-    if near_top and judged and draw(st.booleans()):
+        chosen = draw(_subset(tuple(pool), max_len))
+    if near_top and judged and draw(_BOOL):
         best = max(judged, key=lambda d: judged[d])
         if best not in chosen:
             chosen.insert(0, best)
     if ties:
-        scores = [draw(st.sampled_from(SCORES)) for _ in chosen]
+        scores = [draw(_SCORE) for _ in chosen]
     else:
-        values = draw(st.lists(st.integers(-20, 20), unique=True, min_size=len(chosen), max_size=len(chosen)))
-        scores = values
-    if near_top and scores and draw(st.booleans()):
+        scores = draw(_distinct_scores(len(chosen)))
+    if near_top and scores and draw(_BOOL):
         # the first chosen document (often the best judged one) gets the top score
         top = max(_num(s) for s in scores)
         scores[0] = int(top) + 1
-    if not lists or not chosen or draw(st.integers(0, 5)):
+    if not lists or not chosen or draw(_INT_0_5):
         return dict(zip(chosen, scores))
     # a list of [doc, score] pairs, as a TREC run file gives them; half of them name a
     # document twice (the duplicates knob decides what that means)
     pairs = [[d, s] for d, s in zip(chosen, scores)]
-    if draw(st.booleans()):
-        at = draw(st.integers(0, len(pairs)))
-        pairs.insert(at, [draw(st.sampled_from(chosen)), draw(st.sampled_from(SCORES))])
+    if draw(_BOOL):
+        at = draw(_integers(0, len(pairs)))
+        pairs.insert(at, [draw(_sampled(tuple(chosen))), draw(_SCORE)])
     return pairs
 
 
@@ -95,27 +130,28 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
     (``extra_queries``), list-form rankings with repeated documents (``lists``).
     Long queries grade most documents at or above ``threshold`` (so a query has
     relevant documents whatever the level)."""
-    n = draw(st.integers(1, max_queries))
+    n = draw(_integers(1, max_queries))
     queries = [f"q{i}" for i in range(1, n + 1)]
     qrels, run = {}, {}
     for q in queries:
-        if draw(st.integers(0, 2)) == 0:
+        if draw(_INT_0_2) == 0:
             # a long query: 12 to 40 documents, most of them judged (mostly relevant, so the
             # ideal ranking is longer than a cutoff of 10), up to 35 ranked
-            size = draw(st.sampled_from((12, 20, 30, 40)))
+            size = draw(_sampled((12, 20, 30, 40)))
             docs = list(LONG_IDS[:size])
             grades = [g for g in (threshold, threshold, threshold + 1, threshold + 2, 0, threshold - 1, -1)
                       if negative or g >= 0]
-            judged = {d: draw(st.sampled_from(grades)) for d in docs if draw(st.integers(0, 4)) > 0}
-            where = draw(st.sampled_from(("both", "both", "both", "qrels", "run"))) if extra_queries else "both"
+            grade = _sampled(tuple(grades))
+            judged = {d: draw(grade) for d in docs if draw(_INT_0_4) > 0}
+            where = draw(_WHERE) if extra_queries else "both"
             if where in ("both", "qrels"):
                 qrels[q] = judged
             if where in ("both", "run"):
                 run[q] = draw(ranking_for(judged, docs, ties, max(max_len, 35), lists=lists))
             continue
-        docs = draw(st.lists(st.sampled_from(DOC_IDS), unique=True, min_size=1, max_size=8))
+        docs = draw(_subset(DOC_IDS, 8, 1))
         judged = draw(qrels_for(q, docs, max_grade, negative))
-        where = draw(st.sampled_from(("both", "both", "both", "qrels", "run"))) if extra_queries else "both"
+        where = draw(_WHERE) if extra_queries else "both"
         if where in ("both", "qrels"):
             qrels[q] = judged
         if where in ("both", "run"):
