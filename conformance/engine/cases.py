@@ -9,7 +9,9 @@ valid conventions, and every expected value re-derived by the oracle.
 """
 from __future__ import annotations
 
+import copy
 import json
+import os
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -99,7 +101,27 @@ def read_json_file(path: Path, error=None):
 
 
 
+# (path, mtime, size, validate) -> the file's cases: a run reads every case file once per
+# metric it judges, and validating one against the schema costs more than judging its cases
+_LOADED: dict = {}
+
+
 def load_file(path: Path, validate: bool = True) -> list[Case]:
+    try:
+        st = os.stat(path)
+        key = (str(Path(path).resolve()), st.st_mtime_ns, st.st_size, validate)
+    except OSError:
+        key = None
+    if key is not None and key in _LOADED:
+        # a copy: a case's inputs reach library code, which may change what it is given
+        return copy.deepcopy(list(_LOADED[key]))
+    cases = _load_file(path, validate)
+    if key is not None and len(_LOADED) < 4096:
+        _LOADED[key] = copy.deepcopy(tuple(cases))
+    return cases
+
+
+def _load_file(path: Path, validate: bool) -> list[Case]:
     data = read_json_file(path)
     if validate:
         errors = sorted(_schema_validator().iter_errors(data), key=lambda e: list(e.absolute_path))

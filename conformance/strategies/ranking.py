@@ -21,26 +21,15 @@ LONG_IDS = tuple(f"p{i:02d}" for i in range(1, 41))
 SCORES = (3, 2, 1, 0, "0.5", "1.5", "2.25", -1)
 
 # Strategy objects are built once and reused: building one per draw (``st.sampled_from``
-# over a fresh list, say) costs hypothesis a validation each time, which was most of the
-# time a ranking property spent. The draws, and so the derandomized examples, are the same.
+# over a fresh list, say) costs hypothesis a validation each time.
 _BOOL = st.booleans()
 _SCORE = st.sampled_from(SCORES)
-_INT_0_2, _INT_0_4, _INT_0_5 = st.integers(0, 2), st.integers(0, 4), st.integers(0, 5)
+_INT_0_2, _INT_0_5 = st.integers(0, 2), st.integers(0, 5)
 
 
 @lru_cache(maxsize=None)
 def _sampled(values: tuple):
     return st.sampled_from(values)
-
-
-@lru_cache(maxsize=None)
-def _subset(values: tuple, max_size: int, min_size: int = 0):
-    return st.lists(_sampled(values), unique=True, min_size=min_size, max_size=max_size)
-
-
-@lru_cache(maxsize=None)
-def _permutation(values: tuple):
-    return st.permutations(values)
 
 
 @lru_cache(maxsize=None)
@@ -56,12 +45,28 @@ def _distinct_scores(n: int):
 _WHERE = _sampled(("both", "both", "both", "qrels", "run"))
 
 
+@lru_cache(maxsize=None)
+def _codes(n: int):
+    """n bytes in one draw: one code per document (a judgement, a grade, a sort key, a
+    score). One draw instead of one or two per document keeps a 40-document query cheap
+    to generate, and bytes shrink towards 0, the first choice of each."""
+    return st.binary(min_size=n, max_size=n)
+
+
+def _order(draw, n: int) -> list[int]:
+    """A permutation of range(n) from sort keys (shrinks towards the identity)."""
+    keys = draw(_codes(n))
+    return sorted(range(n), key=lambda i: (keys[i], i))
+
+
 @st.composite
 def qrels_for(draw, query: str, docs, max_grade: int = 3, negative: bool = True):
-    """{doc: grade} judgements of one query over a subset of ``docs``."""
-    judged = draw(_subset(tuple(docs), len(docs)))
-    grade = _integers(-1 if negative else 0, max_grade)
-    return {d: draw(grade) for d in judged}
+    """{doc: grade} judgements of one query over a subset of ``docs``: each document is
+    judged three times in four, at a grade from -1 (or 0) to ``max_grade``."""
+    low = -1 if negative else 0
+    levels = max_grade - low + 1
+    codes = draw(_codes(len(docs)))
+    return {d: low + (c // 4) % levels for d, c in zip(docs, codes) if c % 4}
 
 
 @st.composite
@@ -73,15 +78,15 @@ def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, n
     if len(pool) > 10:
         # a long ranking: a length on either side of the usual cutoffs
         n = draw(_sampled(tuple(x for x in (4, 9, 10, 11, 15, 25, 35) if x <= min(max_len, len(pool)))))
-        chosen = list(draw(_permutation(tuple(pool)))[:n])
     else:
-        chosen = draw(_subset(tuple(pool), max_len))
+        n = draw(_integers(0, min(max_len, len(pool))))
+    chosen = [pool[i] for i in _order(draw, len(pool))[:n]]
     if near_top and judged and draw(_BOOL):
         best = max(judged, key=lambda d: judged[d])
         if best not in chosen:
             chosen.insert(0, best)
     if ties:
-        scores = [draw(_SCORE) for _ in chosen]
+        scores = [SCORES[c % len(SCORES)] for c in draw(_codes(len(chosen)))]
     else:
         scores = draw(_distinct_scores(len(chosen)))
     if near_top and scores and draw(_BOOL):
@@ -141,15 +146,16 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
             docs = list(LONG_IDS[:size])
             grades = [g for g in (threshold, threshold, threshold + 1, threshold + 2, 0, threshold - 1, -1)
                       if negative or g >= 0]
-            grade = _sampled(tuple(grades))
-            judged = {d: draw(grade) for d in docs if draw(_INT_0_4) > 0}
+            # four documents in five judged, at one of the grades
+            codes = draw(_codes(size))
+            judged = {d: grades[(c // 5) % len(grades)] for d, c in zip(docs, codes) if c % 5}
             where = draw(_WHERE) if extra_queries else "both"
             if where in ("both", "qrels"):
                 qrels[q] = judged
             if where in ("both", "run"):
                 run[q] = draw(ranking_for(judged, docs, ties, max(max_len, 35), lists=lists))
             continue
-        docs = draw(_subset(DOC_IDS, 8, 1))
+        docs = [DOC_IDS[i] for i in _order(draw, len(DOC_IDS))[:draw(_integers(1, 8))]]
         judged = draw(qrels_for(q, docs, max_grade, negative))
         where = draw(_WHERE) if extra_queries else "both"
         if where in ("both", "qrels"):
@@ -224,8 +230,7 @@ def _permute_documents(inputs, data):
         else:
             as_list = False
         docs = list(ranking)
-        keys = data.draw(st.lists(st.integers(0, 1000), min_size=len(docs), max_size=len(docs)),
-                         label=f"order of {q}")
+        keys = list(data.draw(_codes(len(docs)), label=f"order of {q}"))
         by_score: dict = {}
         for i, d in enumerate(docs):
             by_score.setdefault(Fraction(str(ranking[d])), []).append(i)
