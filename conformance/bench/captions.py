@@ -73,6 +73,10 @@ def _cider_workloads() -> list[Workload]:
         pairs["oracle cider_d (exact + 30 digits)"].append("pycocoevalcap Cider")
     else:
         missing.append("pycocoevalcap")
+    from conformance.bench.shapes import coco_shaped
+    contenders = {"oracle cider_d (exact + 30 digits)": oracle_cider_d}
     return [Workload("cider-d-coco", "CIDEr-D, 5,000 images x 5 references of about 10 tokens (COCO Karpathy "
-                     "test size), candidates edited from a reference", coco_like,
-                     {"oracle cider_d (exact + 30 digits)": oracle_cider_d}, peers, pairs, missing)]
+                     "test size), candidates edited from a reference", coco_like, contenders, peers, pairs, missing),
+            Workload("cider-d-coco-shaped", "CIDEr-D, 5,000 images x 5 references of 3 to 30 tokens, candidates "
+                     "rewritten from a reference (second generator: conformance.bench.shapes)", coco_shaped,
+                     contenders, peers, pairs, missing)]

@@ -85,6 +85,8 @@ def _labelling_workloads() -> list[Workload]:
     from oracle.registry import get_metric
     out = []
 
+    from conformance.bench.shapes import conll_shaped, imagenet_shaped
+    shaped = " (second generator: conformance.bench.shapes)"
     entity_f1 = get_metric("entity_f1")
     peers, pairs, missing = {}, {"oracle entity_f1 (micro)": []}, []
     try:
@@ -93,29 +95,51 @@ def _labelling_workloads() -> list[Workload]:
         pairs["oracle entity_f1 (micro)"].append("seqeval f1_score")
     except ImportError:
         missing.append("seqeval")
+    contenders = {"oracle entity_f1 (micro)": lambda d: entity_f1.compute(d, {}).value}
     out.append(Workload("entity-f1-conll2003", "micro entity F1 (default conventions; seqeval default mode), "
                         "CoNLL-2003 test size: 3,453 sentences, 46,435 tokens, about 5,600 entities in IOB2, "
-                        "about 10% of them perturbed in the prediction", conll2003_like,
-                        {"oracle entity_f1 (micro)": lambda d: entity_f1.compute(d, {}).value}, peers, pairs, missing))
+                        "about 10% of them perturbed in the prediction", conll2003_like, contenders, peers, pairs,
+                        missing))
+    out.append(Workload("entity-f1-conll2003-shaped", "micro entity F1, 3,453 sentences of geometric length, five "
+                        "entity types in skewed proportions, entities up to 6 tokens, 12% perturbed" + shaped,
+                        conll_shaped, contenders, peers, pairs, missing))
 
-    cm, acc, f1 = get_metric("confusion_matrix"), get_metric("accuracy"), get_metric("f1")
-    oracle = {"oracle confusion_matrix": lambda d: cm.compute(d, {}).value,
-              "oracle accuracy": lambda d: acc.compute(d, {}).value,
-              "oracle f1 (macro)": lambda d: f1.compute(d, {"average": "macro"}).value}
+    cm, f1 = get_metric("confusion_matrix"), get_metric("f1")
+    oracle = {"oracle confusion_matrix (lists)": lambda d: cm.compute(d["lists"], {}).value,
+              "oracle f1 macro (lists)": lambda d: f1.compute(d["lists"], {"average": "macro"}).value,
+              "oracle confusion_matrix (arrays)": lambda d: cm.compute(d["arrays"], {}).value,
+              "oracle f1 macro (arrays)": lambda d: f1.compute(d["arrays"], {"average": "macro"}).value}
     peers, pairs, missing = {}, {name: [] for name in oracle}, []
     try:
         from sklearn import metrics as skm
-        peers["sklearn confusion_matrix"] = lambda d: skm.confusion_matrix(d["y_true"], d["y_pred"])
-        peers["sklearn accuracy_score"] = lambda d: skm.accuracy_score(d["y_true"], d["y_pred"])
-        peers["sklearn f1_score (macro)"] = lambda d: skm.f1_score(d["y_true"], d["y_pred"], average="macro")
-        for o, p in zip(oracle, list(peers)):
-            pairs[o].append(p)
+        peers["sklearn confusion_matrix (arrays)"] = lambda d: skm.confusion_matrix(d["arrays"]["y_true"],
+                                                                                  d["arrays"]["y_pred"])
+        peers["sklearn f1_score macro (arrays)"] = lambda d: skm.f1_score(d["arrays"]["y_true"],
+                                                                         d["arrays"]["y_pred"], average="macro")
+        peers["sklearn f1_score macro (lists)"] = lambda d: skm.f1_score(d["lists"]["y_true"], d["lists"]["y_pred"],
+                                                                        average="macro")
+        # the oracle given lists is held to scikit-learn given arrays, its fastest input
+        pairs["oracle confusion_matrix (lists)"].append("sklearn confusion_matrix (arrays)")
+        pairs["oracle confusion_matrix (arrays)"].append("sklearn confusion_matrix (arrays)")
+        pairs["oracle f1 macro (lists)"] += ["sklearn f1_score macro (arrays)", "sklearn f1_score macro (lists)"]
+        pairs["oracle f1 macro (arrays)"].append("sklearn f1_score macro (arrays)")
     except ImportError:
         missing.append("scikit-learn")
-    out.append(Workload("classification-imagenet", "confusion matrix, accuracy, macro F1: 50,000 samples, 1,000 "
-                        "classes (ImageNet val size), 25% wrong; both sides get Python lists (given NumPy "
-                        "arrays, sklearn measured about 15 ms instead of 16 for the matrix and 19 instead of "
-                        "34 for macro F1 on this machine)", imagenet_like, oracle, peers, pairs, missing))
+
+    def both(generator):
+        def setup():
+            import numpy as np
+            d = generator()
+            return {"lists": d, "arrays": {k: np.asarray(v, dtype=np.int64) for k, v in d.items()}}
+        return setup
+
+    for name, generator, desc in (
+            ("classification-imagenet", imagenet_like, "50,000 samples, 1,000 uniform classes (ImageNet val "
+             "size), 25% wrong"),
+            ("classification-imagenet-shaped", imagenet_shaped, "50,000 samples, 1,000 classes of Zipf "
+             "frequencies, 30% wrong, mostly to a neighbouring class" + shaped)):
+        out.append(Workload(name, f"confusion matrix and macro F1, {desc}; Python lists and int64 NumPy arrays "
+                            "in (converted before timing)", both(generator), oracle, peers, pairs, missing))
 
     recall = get_metric("cross_modal_recall_at_k")
     name = "oracle recall@1,5,10 (3 calls, array compared in NumPy)"

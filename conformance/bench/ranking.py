@@ -94,8 +94,21 @@ def _ranking_workloads() -> list[Workload]:
                          for i, (d, s) in enumerate(ranking.items(), start=1))
         return {**data, "qrels_path": qpath, "run_path": rpath, "_tmp": tmp}
 
+    from conformance.bench.shapes import trec_dl_shaped
+    four = [("reciprocal_rank", {"k": "10"}, "recip_rank", "recip_rank", "mrr@10"),
+            ("ndcg", {"k": "10"}, "ndcg_cut.10", "ndcg_cut_10", "ndcg@10"),
+            ("average_precision", {}, "map", "map", "map"),
+            ("recall_at_k", {"k": "1000"}, "recall.1000", "recall_1000", "recall@1000")]
+    shaped = (" (second generator, conformance.bench.shapes: BM25-like scores rounded to 2 decimals, so ties are "
+              "common, documents shuffled in the input)")
     out = []
     for name, desc, size, measures in [
+            ("ranking-msmarco-shaped", "MS MARCO dev-sized run: 6,980 queries x 1,000 documents, 1-2 judged "
+             "each; MRR@10, NDCG@10, MAP, R@1000" + shaped, lambda: trec_dl_shaped(6980, judgements=1, seed=6),
+             four),
+            ("ranking-trec-dl-shaped", "TREC-DL-sized graded run: 43 queries x 1,000 documents, 40-400 graded "
+             "judgements each (about 215), grades 0-3 skewed to 0; MRR@10, NDCG@10, MAP, R@1000" + shaped,
+             trec_dl_shaped, four),
             ("ranking-msmarco", "MS MARCO dev-sized run: 6,980 queries x 1,000 documents, 1-2 relevant "
              "each; MRR@10, NDCG@10, MAP, R@1000", (6980, (1, 2), (1,), 6980),
              [("reciprocal_rank", {"k": "10"}, "recip_rank", "recip_rank", "mrr@10"),
@@ -112,6 +125,8 @@ def _ranking_workloads() -> list[Workload]:
         ranx_names = [r for *_, r in measures]
 
         def setup(size=size):
+            if callable(size):
+                return size()
             n, judged_range, grades, seed = size
             return generate(n, judged_range, grades, seed)
 

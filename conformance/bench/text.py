@@ -2,9 +2,12 @@
 references) and LibriSpeech-like transcripts for WER."""
 from __future__ import annotations
 
+import itertools
 import random
 
 from conformance.bench.workload import Workload
+
+_SHAPED = " (second generator: conformance.bench.shapes)"
 
 
 
@@ -78,9 +81,10 @@ def _bleu_workloads() -> list[Workload]:
         nb = None
     bleu = get_metric("bleu")
     sbleu = get_metric("sentence_bleu")
-    for n_refs in (1, 4):
-        def setup(n_refs=n_refs):
-            return newstest_like(n_refs=n_refs)
+    from conformance.bench.shapes import newstest_shaped
+    for (n_refs, (shape, generator)) in itertools.product((1, 4), (("", newstest_like), ("-shaped", newstest_shaped))):
+        def setup(n_refs=n_refs, generator=generator):
+            return generator(n_refs=n_refs)
 
         def oracle_13a(d):
             return bleu.compute(d, {"tokenizer": "13a"}).value
@@ -107,7 +111,8 @@ def _bleu_workloads() -> list[Workload]:
             pairs["oracle tok:none"].append("nltk (split)")
         else:
             missing.append("nltk")
-        out.append(Workload(f"corpus-bleu-{n_refs}ref", f"corpus BLEU, 3,003 segments, {n_refs} reference(s)",
+        out.append(Workload(f"corpus-bleu-{n_refs}ref{shape}", f"corpus BLEU, 3,003 segments, {n_refs} "
+                            f"reference(s){_SHAPED if shape else ''}",
                             setup, {"oracle tok:13a": oracle_13a, "oracle tok:none": oracle_none},
                             peers, pairs, missing))
 
@@ -135,7 +140,8 @@ def _bleu_workloads() -> list[Workload]:
                         for h, rs in zip(d["hypotheses"], d["references"])]
             speers["nltk (split)"] = s_nltk
             spairs["oracle tok:none"].append("nltk (split)")
-        out.append(Workload(f"sentence-bleu-{n_refs}ref", f"3,003 sentence BLEUs, {n_refs} reference(s)",
+        out.append(Workload(f"sentence-bleu-{n_refs}ref{shape}", f"3,003 sentence BLEUs, {n_refs} "
+                            f"reference(s){_SHAPED if shape else ''}",
                             setup, {"oracle tok:13a": s_oracle_13a, "oracle tok:none": s_oracle_none},
                             speers, spairs, list(missing)))
     return out
@@ -183,6 +189,10 @@ def _wer_workloads() -> list[Workload]:
         pairs["oracle S/D/I sets"].append("jiwer.process_words")
     else:
         missing.append("jiwer")
+    from conformance.bench.shapes import librispeech_shaped
+    contenders = {"oracle corpus WER": oracle_wer, "oracle S/D/I sets": oracle_sets}
     return [Workload("wer-librispeech", "corpus WER and per-utterance admissible S/D/I sets, 2,620 utterances "
-                     "of about 20 words at 5-15% WER", librispeech_like,
-                     {"oracle corpus WER": oracle_wer, "oracle S/D/I sets": oracle_sets}, peers, pairs, missing)]
+                     "of about 20 words at 5-15% WER", librispeech_like, contenders, peers, pairs, missing),
+            Workload("wer-librispeech-shaped", "corpus WER and per-utterance admissible S/D/I sets, 2,620 "
+                     f"utterances of log-normal length, skewed error rates{_SHAPED}", librispeech_shaped,
+                     contenders, peers, pairs, missing)]
