@@ -82,6 +82,7 @@ row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from .conventions import InputError, Knob, Metric, Result
@@ -172,7 +173,32 @@ class _ZeroDivision:
 
 
 def _ratio(num, den, reason: str):
-    return _ZeroDivision(reason) if den == 0 else Fraction(num, 1) / den
+    if den == 0:
+        return _ZeroDivision(reason)
+    if type(num) is int and type(den) is int:
+        return Fraction(num, den)
+    return Fraction(num) / den
+
+
+def _weighted_sum(pairs) -> Fraction:
+    """sum(v * w) of Fractions v and integer (or Fraction) weights w, exactly: numerators
+    are summed per denominator, then over one common denominator (the lcm of the distinct
+    ones), so that 1,000 per-class values cost one normalisation instead of 1,000
+    additions of growing fractions. The same rational as the plain sum."""
+    by_den: dict = {}
+    rest = Fraction(0)
+    for v, w in pairs:
+        if type(w) is Fraction:
+            if w.denominator != 1:
+                rest += v * w
+                continue
+            w = w.numerator
+        d = v.denominator
+        by_den[d] = by_den.get(d, 0) + v.numerator * w
+    if not by_den:
+        return rest
+    common = math.lcm(*by_den)
+    return Fraction(sum(n * (common // d) for d, n in by_den.items()), common) + rest
 
 
 def _settle(x, zd: str):
@@ -187,6 +213,8 @@ def _settle(x, zd: str):
 
 
 def _per_class(t: Tally, which: str, beta2: Fraction = Fraction(1)) -> list:
+    if type(beta2) is Fraction and beta2.denominator == 1:
+        beta2 = beta2.numerator   # integer counts stay integers: one Fraction per class
     out = []
     for c, tp, fp, fn in zip(t.classes, t.tp, t.fp, t.fn):
         if which == "precision":
@@ -231,23 +259,23 @@ def _average(t: Tally, values: list, average: str, zd: str, micro, no_weight: st
         return micro
     if average == "none":
         return {c: _settle(v, zd) for c, v in zip(t.classes, values)}
-    pairs = list(zip(values, [Fraction(1)] * len(values) if average == "macro" else t.support))
+    pairs = list(zip(values, [1] * len(values) if average == "macro" else t.support))
     if average == "weighted":
         pairs = [(v, w) for v, w in pairs if w > 0]
     kept = _settled_terms(pairs, zd, f"the {average} average")
     if isinstance(kept, Undefined):
         return kept
-    weight = sum((w for _, w in kept), Fraction(0))
+    weight = Fraction(sum(w for _, w in kept))
     if weight == 0 and average == "weighted" and no_weight == "unweighted":
         # sklearn's _nanaverage: the values left (not NaN), each counted once
         left = _settled_terms([(v, Fraction(1)) for v in values], zd, "the unweighted fallback")
         if isinstance(left, Undefined):
             return left
         if left:
-            return sum((v for v, _ in left), Fraction(0)) / len(left)
+            return _weighted_sum((v, 1) for v, _ in left) / len(left)
     if weight == 0:
         return Undefined(f"no class left to average ({average})")
-    return sum((v * w for v, w in kept), Fraction(0)) / weight
+    return _weighted_sum(kept) / weight
 
 
 def _micro(t: Tally, which: str, beta2: Fraction = Fraction(1)):
@@ -264,7 +292,7 @@ _NO_SAMPLES = "no samples"
 
 def _prf(which: str):
     def compute(inputs, settings: dict) -> Result:
-        t, pos_label = tally(inputs, settings)
+        t, pos_label = tally(inputs, settings, matrix=False)
         # F_inf: the limit of (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp) is R
         what = "recall" if which == "f1" and settings.get("beta") == "inf" else which
         beta2 = Fraction(settings.get("beta", "1")) ** 2 if what == "f1" else Fraction(1)
@@ -312,14 +340,15 @@ def compute_confusion_matrix(inputs, settings: dict) -> Result:
 
 def compute_accuracy(inputs, settings: dict) -> Result:
     """accuracy = trace(C) / N (document 003: cm.diagonal().sum() / cm.sum())."""
-    t, _ = tally(inputs, settings)
+    t, _ = tally(inputs, settings, matrix=False)
     correct = sum(t.tp)
     value = Fraction(correct, t.n) if t.n else Undefined(_NO_SAMPLES)
     return Result(value, stats={**t.stats(), "correct": correct})
 
 
 def compute_per_class_accuracy(inputs, settings: dict) -> Result:
-    """a_k = C_kk / sum_j C_kj (document 003); a class with no samples is Undefined (not measured)."""
+    """a_k = C_kk / sum_j C_kj (document 003); a class with no samples is Undefined (not measured).
+    Its statistics keep the matrix: document 003 derives the value from it."""
     t, _ = tally(inputs, settings)
     value = {}
     for c, tp, s in zip(t.classes, t.tp, t.support):
@@ -330,7 +359,7 @@ def compute_per_class_accuracy(inputs, settings: dict) -> Result:
 def compute_balanced_accuracy(inputs, settings: dict) -> Result:
     """Mean of R_k over the classes with support; adjusted: (score - 1/K)/(1 - 1/K)
     with K the number of those classes (sklearn balanced_accuracy_score)."""
-    t, _ = tally(inputs, settings)
+    t, _ = tally(inputs, settings, matrix=False)
     recalls = {c: Fraction(tp, s) for c, tp, s in zip(t.classes, t.tp, t.support) if s}
     parts = {"per_class_recall": recalls}
     if t.n == 0 or not recalls:

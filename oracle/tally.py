@@ -145,10 +145,14 @@ def _from_array(xs, name: str):
 
 @dataclass
 class Tally:
-    """Counts over the classes: the matrix of inside pairs and per-class tp, fp, fn, support."""
+    """Counts over the classes: the matrix of inside pairs and per-class tp, fp, fn, support.
+    ``matrix`` is None where the metric does not ask for it (``tally(matrix=False)``):
+    precision, recall, F, accuracy and balanced accuracy are functions of tp, fp, fn and
+    support alone, their sufficient statistics, and a K x K matrix of 1,000 classes costs
+    more to build than the whole rest of the metric."""
 
     classes: list
-    matrix: list
+    matrix: list | None
     n: int            # samples counted
     outside: int      # counted samples with a label outside the classes (keep), or dropped ones (drop)
     tp: list
@@ -162,9 +166,12 @@ class Tally:
 
     def stats(self) -> dict:
         # a tally is built for one result and then dropped, so its (K x K) matrix is handed over, not copied
-        return {"labels": list(self.classes), "matrix": self.matrix, "n": self.n,
-                "outside": self.outside, "tp": list(self.tp), "fp": list(self.fp), "fn": list(self.fn),
-                "support": list(self.support)}
+        out = {"labels": list(self.classes), "matrix": self.matrix, "n": self.n,
+               "outside": self.outside, "tp": list(self.tp), "fp": list(self.fp), "fn": list(self.fn),
+               "support": list(self.support)}
+        if self.matrix is None:
+            del out["matrix"]
+        return out
 
 
 _NUMPY_MIN_SAMPLES = 2000   # below this the pair loop is as fast as NumPy's set-up
@@ -195,8 +202,8 @@ def _sorted_union(y_true: list, y_pred: list, codes) -> list:
     return sorted(set(y_true) | set(y_pred))
 
 
-def _count_numpy(y_true: list, y_pred: list, classes: list, index: dict, codes):
-    """(matrix, support, predicted) as lists of Python ints, counted with NumPy, when
+def _count_numpy(y_true: list, y_pred: list, classes: list, index: dict, codes, with_matrix: bool = True):
+    """(matrix, support, predicted, tp) as lists of Python ints, counted with NumPy, when
     every label of both sides is a class; None when some label is not (the pair loop
     of ``tally`` then applies the outside policy).
 
@@ -205,7 +212,8 @@ def _count_numpy(y_true: list, y_pred: list, classes: list, index: dict, codes):
     index[c] = c: an int label is its own index, and one outside 0..K-1 is not a
     class); the distinct codes ti * K + pi with their multiplicities
     (``numpy.unique``) are the non-zero cells (ti, pi) and their counts; support and
-    predicted are the counts of ti and of pi (``bincount``)."""
+    predicted are the counts of ti and of pi (``bincount``), tp the counts of ti where
+    ti = pi. Without ``with_matrix``, the matrix is None and no cell is counted."""
     import numpy as np
     k = len(classes)
     if codes is not None and classes == list(range(k)):
@@ -218,6 +226,9 @@ def _count_numpy(y_true: list, y_pred: list, classes: list, index: dict, codes):
             pi = np.fromiter(map(index.get, y_pred), np.int64, len(y_pred))
         except TypeError:  # index.get gave None: a label outside the classes
             return None
+    support, predicted = np.bincount(ti, minlength=k).tolist(), np.bincount(pi, minlength=k).tolist()
+    if not with_matrix:
+        return None, support, predicted, np.bincount(ti[ti == pi], minlength=k).tolist()
     codes = ti * k + pi
     if k * k <= 2 ** 31:
         codes = codes.astype(np.int32)  # the same values; NumPy sorts int32 faster
@@ -229,13 +240,14 @@ def _count_numpy(y_true: list, y_pred: list, classes: list, index: dict, codes):
     matrix = [[] for _ in range(k)]
     deque(map(list.extend, matrix, repeat([0] * k, k)), maxlen=0)
     deque(map(setitem, map(matrix.__getitem__, rows.tolist()), cols.tolist(), counts.tolist()), maxlen=0)
-    return matrix, np.bincount(ti, minlength=k).tolist(), np.bincount(pi, minlength=k).tolist()
+    return matrix, support, predicted, [matrix[j][j] for j in range(k)]
 
 
-def tally(inputs, settings: dict) -> tuple[Tally, object]:
+def tally(inputs, settings: dict, matrix: bool = True) -> tuple[Tally, object]:
     """Validate the inputs and count the pairs (one by one: a repeated pair adds
     once per occurrence; from _NUMPY_MIN_SAMPLES samples on, with every label a
-    class, NumPy counts them, see ``_count_numpy``). Returns the tally and pos_label."""
+    class, NumPy counts them, see ``_count_numpy``). Returns the tally and pos_label;
+    without ``matrix``, the tally's matrix is None (the per-class counts are the same)."""
     y_true, y_pred, classes, pos_label, array_codes = _read(inputs, settings)
     large = len(y_true) >= _NUMPY_MIN_SAMPLES
     codes = (array_codes if array_codes is not None else _int_codes(y_true, y_pred)) if large else None
@@ -248,10 +260,10 @@ def tally(inputs, settings: dict) -> tuple[Tally, object]:
         classes = list(classes) + [pos_label]
         index[pos_label] = len(classes) - 1
     k = len(classes)
-    counted = _count_numpy(y_true, y_pred, classes, index, codes) if large and k else None
+    with_matrix = matrix
+    counted = _count_numpy(y_true, y_pred, classes, index, codes, with_matrix) if large and k else None
     if counted is not None:
-        matrix, support, predicted = counted
-        tp = [matrix[j][j] for j in range(k)]
+        matrix, support, predicted, tp = counted
         return Tally(list(classes), matrix, len(y_true), 0, tp, [predicted[j] - tp[j] for j in range(k)],
                      [support[j] - tp[j] for j in range(k)], support), pos_label
     matrix = [[0] * k for _ in range(k)]
@@ -278,5 +290,5 @@ def tally(inputs, settings: dict) -> tuple[Tally, object]:
         if ti is not None and pi is not None:
             matrix[ti][pi] += count
     tp = [matrix[j][j] for j in range(k)]
-    return Tally(list(classes), matrix, n, outside, tp, [predicted[j] - tp[j] for j in range(k)],
-                 [support[j] - tp[j] for j in range(k)], support), pos_label
+    return Tally(list(classes), matrix if with_matrix else None, n, outside, tp,
+                 [predicted[j] - tp[j] for j in range(k)], [support[j] - tp[j] for j in range(k)], support), pos_label
