@@ -93,10 +93,22 @@ class _Ranking:
     """One query's ranking: docs in input order with their scores, sort keys and
     (for non-float scores) exact values on demand."""
 
-    __slots__ = ("scores", "keys", "rounded", "_asc", "_table")
+    __slots__ = ("scores", "keys", "rounded", "_asc", "_table", "_tied")
 
     def __init__(self, scores: dict, keys: dict, rounded: bool):
         self.scores, self.keys, self.rounded, self._asc, self._table = scores, keys, rounded, None, None
+        self._tied = None
+
+    def sharing(self, key) -> list:
+        """The documents whose sort key is ``key``, in input order: a slice of the input
+        positions stably sorted by key (made once per ranking, when a tie is first asked
+        for), found by bisection in ``asc``."""
+        if self._tied is None:
+            vals = list(self.keys.values())
+            self._tied = (list(self.keys), sorted(range(len(vals)), key=vals.__getitem__))
+        docs, order = self._tied
+        asc = self.asc
+        return list(map(docs.__getitem__, order[bisect_left(asc, key):bisect_right(asc, key)]))
 
     @property
     def asc(self) -> list:

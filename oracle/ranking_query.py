@@ -62,7 +62,7 @@ def _groups(rk: _Ranking, members: list, rule: str):
         lo, hi = bisect_left(asc, s), bisect_right(asc, s)
         t, n, docs = n_all - hi + 1, hi - lo, None
         if n > 1 and (rk.rounded or rule in ("trec_eval", "input-order")):
-            docs = [x for x, v in keys.items() if v == s]
+            docs = rk.sharing(s)
             if rk.rounded:
                 ex = {x: _exact(rk.scores[x]) for x in docs}
                 e = ex[d]
