@@ -7,8 +7,9 @@ from .certified import digits, places, to_float
 from .exact import Admissible, Expr, Undefined, exact_str
 from .parse import parse_exact
 from .many import Refused, compute_settings
+from .batch import compute_batch
 from .registry import compute, get_metric, metric_names
 
 __all__ = ["ConventionError", "InputError", "Knob", "Metric", "Result", "Admissible", "Expr",
            "Undefined", "digits", "exact_str", "parse_exact", "places", "to_float",
-           "compute", "compute_settings", "Refused", "get_metric", "metric_names"]
+           "compute", "compute_batch", "compute_settings", "Refused", "get_metric", "metric_names"]

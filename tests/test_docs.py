@@ -10,7 +10,7 @@ def test_readme_python_examples_run(tmp_path, monkeypatch):
     import re
     section = README.split("## The oracle from Python", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     (tmp_path / "qrels.txt").write_text("q1 0 d1 1\nq1 0 d3 2\nq2 0 d2 1\n")
     (tmp_path / "run.txt").write_text("q1 Q0 d1 1 0.9 sys\nq1 Q0 d2 2 0.8 sys\nq1 Q0 d3 3 0.7 sys\n"
                                       "q2 Q0 d1 1 0.5 sys\nq2 Q0 d2 2 0.5 sys\n")

@@ -125,7 +125,13 @@ def _bleu_workloads() -> list[Workload]:
             return [sbleu.compute({"hypothesis": h, "references": rs}, {"tokenizer": "none"}).value
                     for h, rs in zip(d["hypotheses"], d["references"])]
 
-        speers, spairs = {}, {"oracle tok:13a": [], "oracle tok:none": []}
+        def s_batch_13a(d):
+            from oracle import compute_batch
+            return [r.value for r in compute_batch(sbleu, [{"hypothesis": h, "references": rs} for h, rs in
+                                                          zip(d["hypotheses"], d["references"])],
+                                                  {"tokenizer": "13a", "smoothing": "exp", "effective_order": "yes"})]
+
+        speers, spairs = {}, {"oracle tok:13a": [], "oracle tok:none": [], "oracle compute_batch tok:13a": []}
         if sacrebleu:
             def s_sacre(d, tok="13a"):
                 m = SB(tokenize=tok, effective_order=True)
@@ -133,6 +139,7 @@ def _bleu_workloads() -> list[Workload]:
             speers["sacrebleu tok:13a"] = s_sacre
             speers["sacrebleu tok:none"] = lambda d: s_sacre(d, "none")
             spairs["oracle tok:13a"].append("sacrebleu tok:13a")
+            spairs["oracle compute_batch tok:13a"].append("sacrebleu tok:13a")
             spairs["oracle tok:none"].append("sacrebleu tok:none")
         if nb:
             def s_nltk(d):
@@ -142,7 +149,8 @@ def _bleu_workloads() -> list[Workload]:
             spairs["oracle tok:none"].append("nltk (split)")
         out.append(Workload(f"sentence-bleu-{n_refs}ref{shape}", f"3,003 sentence BLEUs, {n_refs} "
                             f"reference(s){_SHAPED if shape else ''}",
-                            setup, {"oracle tok:13a": s_oracle_13a, "oracle tok:none": s_oracle_none},
+                            setup, {"oracle tok:13a": s_oracle_13a, "oracle tok:none": s_oracle_none,
+                                    "oracle compute_batch tok:13a": s_batch_13a},
                             speers, spairs, list(missing)))
     return out
 
