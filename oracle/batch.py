@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .conventions import ConventionError, InputError, Metric, Refused, Result
+from .conventions import ConventionError, InputError, Metric, Refused
+from .gcpause import paused_gc
 from .registry import get_metric
 
 __all__ = ["compute_batch"]
@@ -38,15 +39,19 @@ def compute_batch(metric, inputs_list: Iterable, conventions: Mapping | None = N
     signature = m._memo_signature(s)
     step = m.compute_fn
     out = []
-    for i, inputs in enumerate(inputs_list):
-        try:
-            result = step(inputs, s)
-        except InputError as e:
-            where = f"inputs[{i}]"
-            if refused:
-                out.append(Refused(f"{where}: {e}"))
-                continue
-            raise InputError(f"{where}: {e}", item=f"{where}.{e.item}" if e.item else where) from None
-        result.signature, result.metric, result.settings = signature, m.name, dict(s)
-        out.append(result)
+    # the results are kept until the call returns: with the cyclic collector running, every
+    # collection their allocations trigger would walk all the results made so far (they
+    # hold no reference cycles; see oracle.gcpause)
+    with paused_gc():
+        for i, inputs in enumerate(inputs_list):
+            try:
+                result = step(inputs, s)
+            except InputError as e:
+                where = f"inputs[{i}]"
+                if refused:
+                    out.append(Refused(f"{where}: {e}"))
+                    continue
+                raise InputError(f"{where}: {e}", item=f"{where}.{e.item}" if e.item else where) from None
+            result.signature, result.metric, result.settings = signature, m.name, dict(s)
+            out.append(result)
     return out

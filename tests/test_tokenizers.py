@@ -166,3 +166,11 @@ def test_13a_is_idempotent(text):
 @given(TEXT)
 def test_char_tokens_are_the_non_space_characters(text):
     assert "".join(tokenize(text, "char")) == re.sub(r"[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]", "", text)
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab0 .,-&;!\"#$%()*+/:<=>?@[\\]^_`{|}~'\u00e9\u2014\n")), max_size=40))
+def test_13a_punctuation_table_is_the_regex(text):
+    """The translation table that splits off 13a's punctuation class does what the
+    regex substitution of mteval-v13a.pl (s/([\\{-\\~\\[-\\`-\\&\\(-\\+\\:-\\@\\/])/ $1 /g) does."""
+    from oracle.tokenizers import _13A_PUNCT, _13A_PUNCT_TABLE
+    assert text.translate(_13A_PUNCT_TABLE) == _13A_PUNCT.sub(r" \1 ", text)
