@@ -3,6 +3,7 @@ divergences from the canonical definition are found by the run itself, invalid i
 is judged, explanations hold on neighbouring inputs, and a recorded defect cannot
 stand for a different one."""
 import json
+from fractions import Fraction
 import os
 import subprocess
 import sys
@@ -184,6 +185,23 @@ def test_explain_says_agrees_first_and_takes_exact_values():
     assert v["verdict"] == "agrees" and v["reproducing_knobs"] == []
     v = json.loads(cli(*args, "--value", "3/10").stdout)
     assert v["verdict"] == "defect"
+
+
+def test_a_percent_value_is_a_unit_not_a_knob_of_the_budget():
+    """sacrebleu prints BLEU x 100. "the cat sat on the mat" against "the cat sat on a mat":
+    p_n = 5/6, 3/5, 2/4, 1/3, equal lengths, BLEU = (1/12)**(1/4) = 0.5372849659117...,
+    so 53.72849659117... is the value at scale=percent: the unit alone explains it. The
+    search's reach: a value that needs two knobs (case=lower, smoothing=exp) and the unit
+    is found within the default budget of two knob changes."""
+    from conformance.engine.explain import explain
+    from oracle import compute, to_float
+    from oracle.compare import Tolerance
+    inputs = {"hypotheses": ["the cat sat on the mat"], "references": [["the cat sat on a mat"]]}
+    assert explain("bleu", {}, inputs, 53.72849659117, Tolerance(rel=Fraction(1, 10 ** 12)))[0] == {"scale": "percent"}
+    inputs = {"hypotheses": ["The cat, sat on the mat."], "references": [["the cat sat on a mat ."]]}
+    target = to_float(compute("bleu", inputs, {"case": "lower", "smoothing": "exp", "scale": "percent"}).value)
+    found = explain("bleu", {}, inputs, target, Tolerance(ulps=2))
+    assert {"case": "lower", "smoothing": "exp", "scale": "percent"} in found
 
 
 def test_structured_values_are_searched_leaf_by_leaf():

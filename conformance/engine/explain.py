@@ -94,17 +94,28 @@ def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol:
     found: list[dict] = []
     seen: set = set()
     evaluations = 0
+    # a metric with a scale knob states percent and fraction by the knob, not as arithmetic;
+    # the scale is a unit, converted at every step of the search (a percent value needs no
+    # knob of the budget): the library's value against 100 (or 1/100) times each value
+    scale_of = {}
+    if "scale" in base:
+        scale_of = {"percent": "percent", "fraction": "fraction"}
+        scale_of.pop(base["scale"], None)
+    # (scale stays a knob of the search too: float32 arithmetic on a percent value is found
+    # as a one-knob change with its fingerprint)
     knobs = [k for k in m.knobs if candidate_values(k)]
-    # a metric with a scale knob states percent and fraction by the knob, not as arithmetic
     prints = [fp for fp in FINGERPRINTS if fp == "float32" or "scale" not in base]
     alone = set()
     for fp in prints:   # arithmetic alone, under the settings as they are
         if reproduces(metric, base, inputs, library_value, tol, fp):
             found.append({ARITHMETIC: fp})
             alone.add(fp)
+    for fp, unit in scale_of.items():
+        if reproduces(metric, base, inputs, library_value, tol, fp):
+            found.append({"scale": unit})
     for size in range(1, max_knobs + 1):
         for combo in itertools.combinations(knobs, size):
-            if found and size > 1 and any(set(f) - {ARITHMETIC} <= {k.name for k in combo} for f in found):
+            if found and size > 1 and any(set(f) - {ARITHMETIC, "scale"} <= {k.name for k in combo} for f in found):
                 continue
             for values in itertools.product(*(candidate_values(k) for k in combo)):
                 change = {k.name: v for k, v in zip(combo, values) if base[k.name] != v}
@@ -130,6 +141,8 @@ def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol:
                 knob_change = {k: canon[k] for k in change}
                 if value_agrees(library_value, value, tol):
                     found.append(knob_change)
+                elif any(value_agrees(library_value, value, tol, fp) for fp in scale_of):
+                    found.append({**knob_change, "scale": next(iter(scale_of.values()))})
                 elif size == 1:
                     # a knob with arithmetic, where the arithmetic alone does not do it
                     for fp in prints:
@@ -141,8 +154,15 @@ def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol:
 
 
 def _ranked(found: list[dict]) -> list[dict]:
-    """Candidates by the number of knobs changed (a fingerprint counts as one)."""
-    return sorted(found, key=len)
+    """Candidates by the number of knobs changed (a fingerprint counts as one), each once
+    (the unit is found both as a conversion and as the scale knob)."""
+    seen, out = set(), []
+    for f in sorted(found, key=len):
+        key = tuple(sorted(f.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
 
 
 def explain_leaves(metric: str, settings: Mapping, inputs: Mapping, library_value, tol: Tolerance,
