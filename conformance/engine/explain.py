@@ -113,6 +113,7 @@ def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol:
     for fp, unit in scale_of.items():
         if reproduces(metric, base, inputs, library_value, tol, fp):
             found.append({"scale": unit})
+            scale_of = {}   # the unit alone does it: a knob change on top of it explains nothing more
     for size in range(1, max_knobs + 1):
         for combo in itertools.combinations(knobs, size):
             if found and size > 1 and any(set(f) - {ARITHMETIC, "scale"} <= {k.name for k in combo} for f in found):
