@@ -34,6 +34,39 @@ def _import_time(repeat: int) -> dict:
             "median_s": {"oracle": statistics.median(times)}, "ratios": {}, "target": "< 0.1 s"}
 
 
+def _cli_time(name: str, description: str, args: list, repeat: int, target: str) -> dict:
+    """Wall time of one ``metric-conformance`` command in a fresh process (median of
+    ``repeat``), as a user waits for it."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "conformance", *args], capture_output=True, text=True)
+        times.append(time.perf_counter() - t)
+        if done.returncode not in (0, 1):
+            raise RuntimeError(f"{name}: exit {done.returncode}: {done.stderr[-500:]}")
+    return {"workload": name, "description": description, "median_s": {"metric-conformance": statistics.median(times)},
+            "ratios": {}, "target": target, "repeat": repeat}
+
+
+def _suite_times(repeat: int, chosen) -> list[dict]:
+    """The suite's own speed: the whole default ``run`` (every adapter installed, one
+    process per core, a report written) and ``explain --value`` on one BLEU value."""
+    import tempfile
+    out = []
+    if not chosen or "explain-value" in chosen:
+        inputs = '{"hypotheses": ["The cat, sat on the mat."], "references": [["the cat sat on a mat ."]]}'
+        out.append(_cli_time("explain-value", "`metric-conformance explain --metric bleu --value 19.130147081392227` "
+                             "(sacrebleu's lower-cased BLEU of one segment: found as case=lower, smoothing=exp, "
+                             "percent), fresh process", ["explain", "--metric", "bleu", "--inputs", inputs,
+                                                        "--value", "19.130147081392227"], max(3, repeat), "< 2 s"))
+    if not chosen or "run-suite" in chosen:
+        with tempfile.TemporaryDirectory(prefix="bench-run-") as tmp:
+            out.append(_cli_time("run-suite", "`metric-conformance run` at default settings, every installed "
+                                 "adapter, all cores, report written (once)",
+                                 ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, "< 120 s"))
+    return out
+
+
 def workloads() -> list[Workload]:
     return (_bleu_workloads() + _wer_workloads() + _cider_workloads() + _audit_workloads()
             + _ranking_workloads() + _labelling_workloads())
@@ -72,12 +105,15 @@ def main(args) -> int:
         results.append(measure(w, args.repeat))
     if not chosen or "import-oracle" in chosen:
         results.append(_import_time(max(3, args.repeat)))
+    results += _suite_times(args.repeat, chosen)
     for r in results:
         print(f"\n{r['workload']}: {r['description']}")
         for n, t in r["median_s"].items():
             print(f"  {n:<24} median {t * 1000:9.1f} ms")
         for n, x in r["ratios"].items():
             print(f"  ratio {n:<58} {x:6.2f}x")
+        if r.get("target"):
+            print(f"  target {r['target']}")
         if r.get("missing_peers"):
             print(f"  not measured (not installed): {', '.join(r['missing_peers'])}")
     if args.output:
