@@ -88,8 +88,8 @@ from .conventions import Knob, Metric, Result
 from .exact import Undefined, log, power, product, total
 from .gcpause import paused_gc
 from .ranking_inputs import _check_inputs
-from .ranking_query import (_add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _hit, _ideal_form,
-                            _precision, _profile, _r_precision, _recall, _rr, gain_of)
+from .ranking_query import (_Profile, _add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _hit,
+                            _ideal_form, _precision, _profile, _r_precision, _recall, _rr, gain_of)
 
 _TREC = "trec_eval 9.0 (github.com/usnistgov/trec_eval)"
 _DOC = "source document 004_2f957d850e34831f.txt"
@@ -235,7 +235,13 @@ def compute_many(inputs, measures) -> list:
             raise ValueError(f"compute_many: {m.name} is not a ranking measure")
     with paused_gc():  # no reference cycles are made (see oracle.gcpause)
         shared = Checked(inputs)
-        results = [m.compute(shared, conventions) for m, conventions in metrics]
+        # the gain measures first: the rational measures' profiles are a part of theirs
+        # (``_gains_profiles``); the results in the order asked
+        order = sorted(range(len(metrics)), key=lambda i: metrics[i][0].name not in ("dcg", "ndcg"))
+        results = [None] * len(metrics)
+        for i in order:
+            m, conventions = metrics[i]
+            results[i] = m.compute(shared, conventions)
         del shared  # freed while paused: the collection that follows the pause need not visit it
     return results
 
@@ -281,6 +287,8 @@ def _evaluate(inputs, settings: dict, with_gains: bool):
     if with_gains:
         def has_relevant(judged):
             return any(gain_of(g, settings) > 0 for g in set(judged.values()))
+    gains = _gains_profiles(inputs, key) if type(inputs) is Checked and not with_gains else None
+    thr = int(settings["threshold"])
     out, stats = {}, {}
     for q, judged, rk in select_queries(qrels, run, settings, stats, has_relevant):
         if rk is None:
@@ -288,10 +296,39 @@ def _evaluate(inputs, settings: dict, with_gains: bool):
             continue
         p = cache.get(q)
         if p is None:
-            p = cache[q] = _profile(rk, judged, settings, with_gains)
+            shared = gains.get(q) if gains else None
+            p = cache[q] = (_relevant_part(shared, judged, thr) if shared is not None
+                            else _profile(rk, judged, settings, with_gains))
         out[q] = p
     stats["queries"] = len(out)
     return out, stats
+
+
+def _gains_profiles(checked: Checked, key: tuple) -> dict | None:
+    """Profiles already made for a gain measure (DCG, NDCG) of the same run, duplicates
+    rule, threshold and tie rule, under which the rational measures' profiles are a part
+    (``_relevant_part``); None when there are none. Only for the rules under which a
+    document's rank (or its tie group) does not depend on which other documents are
+    members: trec_eval, input-order and expected (optimistic and pessimistic place the
+    members of a group by their gains)."""
+    dup, thr, ties = key[:3]
+    if ties not in ("trec_eval", "input-order", "expected"):
+        return None
+    for k, profiles in checked.profiles.items():
+        if k[:4] == (dup, thr, ties, True):
+            return profiles
+    return None
+
+
+def _relevant_part(p: _Profile, judged: dict, thr: int) -> _Profile:
+    """The rational measures' profile of a query (members: the relevant documents, gain 0)
+    from its gain profile: those members are among the gain profile's (every document
+    graded at or above the threshold is one), each group keeps its rank and size and its
+    relevant count, and the ranks are those of the relevant documents."""
+    zero = Fraction(0)
+    groups = [(t, n, r, zero) for t, n, r, _ in p.groups if r]
+    ranks = None if p.ranks is None else {d: t for d, t in p.ranks.items() if judged[d] >= thr}
+    return _Profile(p.n, p.relevant, (), groups, ranks)
 
 
 def _ranks_part(profiles: dict):

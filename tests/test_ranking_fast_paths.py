@@ -1,7 +1,8 @@
 """The ranking measures' shortcuts give the Results of the general way.
 
-- ``compute_many`` (inputs checked once, rankings and query profiles shared)
-  equals one ``compute`` per measure;
+- ``compute_many`` (inputs checked once, rankings and query profiles shared, the
+  rational measures' profiles taken from the gain measures') equals one ``compute``
+  per measure;
 - the no-ties shortcuts (``oracle.ranking_query._SHORTCUTS``: ranks by bisection,
   AP over one common denominator, RR and H_K from the relevant ranks) equal the
   tie-group code they skip;
@@ -58,6 +59,18 @@ def _general(metric, inputs, conv, monkeypatch=None):
                                              max_size=6))
 def test_compute_many_equals_one_compute_per_measure(inputs, measures):
     measures = [(m, _own(m, c)) for m, c in measures]
+    many = R.compute_many(inputs, measures)
+    assert [_key(r) for r in many] == [_key(get_metric(m).compute(inputs, c)) for m, c in measures]
+
+
+@settings(deadline=None, max_examples=150)
+@given(ranking_inputs(max_len=7, lists=False), conventions, st.permutations(METRICS))
+def test_rational_profiles_taken_from_the_gain_profiles_equal_their_own(inputs, conv, order):
+    """Under one threshold, tie rule and duplicates rule, compute_many makes the gain
+    measures' profiles first and takes the rational measures' from them (trec_eval,
+    input-order, expected): every Result, parts and ranks included, is the one a compute
+    of its own gives."""
+    measures = [(m, _own(m, conv)) for m in order]
     many = R.compute_many(inputs, measures)
     assert [_key(r) for r in many] == [_key(get_metric(m).compute(inputs, c)) for m, c in measures]
 
