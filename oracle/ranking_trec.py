@@ -371,9 +371,33 @@ def _compute(per_query_fn, summary: str = "mean"):
     return compute
 
 
+def _sum_inert(per_query_fn):
+    """The query-set knobs a sum over the queries makes irrelevant, besides
+    ``query_set_inert``'s: a query that adds 0 may as well be left out. A judged query
+    absent from the run adds 0 (``_compute``), except to num_relevant; a query judged by
+    nothing adds 0 relevant, relevant retrieved and judged nonrelevant documents; a query
+    without a relevant document adds 0 relevant and relevant retrieved documents."""
+    no_ranking_is_zero = per_query_fn is not _num_relevant
+    no_judgement_is_zero = per_query_fn in (_num_relevant, _num_relevant_retrieved, _num_nonrelevant_judged)
+    no_relevant_is_zero = per_query_fn in (_num_relevant, _num_relevant_retrieved)
+
+    def inert(knob: str, a: str, b: str, settings) -> str | None:
+        why = query_set_inert(knob, a, b, settings)
+        if why:
+            return why
+        if no_ranking_is_zero and (knob == "missing" or (knob == "queries" and {a, b} == {"qrels", "both"})):
+            return "a sum over the queries: a judged query absent from the run adds 0 to it"
+        if no_judgement_is_zero and knob == "empty_judgments":
+            return "a sum over the queries: a query judged by nothing adds 0 to it"
+        if no_relevant_is_zero and knob == "no_relevant":
+            return "a sum over the queries: a query without a relevant document adds 0 to it"
+        return None
+    return inert
+
+
 def _metric(name, summary, fn, knobs=(), how="mean"):
     return Metric(name=name, family="ranking", summary=summary, knobs=tuple(knobs) + _BASE, inputs=_INPUTS,
-                  compute_fn=_compute(fn, how), inert_fn=query_set_inert)
+                  compute_fn=_compute(fn, how), inert_fn=_sum_inert(fn) if how == "sum" else query_set_inert)
 
 
 _set_p.__doc__ = "set_P = H_N / N (trec_eval m_set_P.c)."

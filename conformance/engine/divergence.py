@@ -139,6 +139,7 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
         # without the library's agreement (the same derandomized inputs: only worth it
         # when some of them separated the settings)
         x = separating_input(metric, prof, canon, examples)
+    searched = not inert
     if x is None:
         # the knob may matter only at other values of a knob the library lets its user set
         # (a cutoff, a relevance threshold): try those, one knob at a time
@@ -147,6 +148,9 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
                 p2, c2 = m.settings({**prof, other: value}), m.settings({**canon, other: value})
             except ConventionError:
                 continue
+            if m.inert(knob, canonical, library, p2):
+                continue   # no input can separate them there either
+            searched = True
             f2 = _follower(adapter, metric, p2)
             # the first ones (the library's other non-canonical knobs) get the full budget
             budget = examples if i < 3 else max(1, examples // 4)
@@ -158,6 +162,11 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
                 r.case_signature, r.adapter_signature = m.signature(canon), m.signature(prof)
                 break
     r.seconds = time.perf_counter() - t0
+    if x is None and not searched:
+        r.outcome = "not-applicable"
+        r.message = (f"{knob}={library} and {knob}={canonical} give the same value on every input at the "
+                     f"profile and at every setting the library offers: {inert}")
+        return r
     if x is None:
         r.outcome = "skipped"
         r.message = (f"no generated input separates {knob}={library} from {knob}={canonical} "
