@@ -406,6 +406,14 @@ def compute_classification_report(inputs, settings: dict) -> Result:
     return Result(report, stats=t.stats())
 
 
+def _prf_inert(knob: str, a: str, b: str, settings) -> str | None:
+    """no_weight settles a weighted average with no weight left: under any other average
+    it is never read (``_average``)."""
+    if knob == "no_weight" and settings.get("average") != "weighted":
+        return f"average={settings.get('average')}: no_weight applies to the weighted average only"
+    return None
+
+
 _INPUTS = {"y_true": "list of true labels (ints or strings)",
            "y_pred": "list of predicted labels, y_pred[i] for sample i",
            "labels": "optional: the declared classes, in order",
@@ -424,15 +432,17 @@ PER_CLASS_ACCURACY = Metric(
     knobs=(LABEL_SET, OUTSIDE), inputs=_INPUTS, compute_fn=compute_per_class_accuracy)
 PRECISION = Metric(
     name="precision", family="classification", summary="tp / (tp + fp), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT), inputs=_INPUTS, compute_fn=_prf("precision"))
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT), inputs=_INPUTS, compute_fn=_prf("precision"),
+    inert_fn=_prf_inert)
 RECALL = Metric(
     name="recall", family="classification", summary="tp / (tp + fn), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT), inputs=_INPUTS, compute_fn=_prf("recall"))
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT), inputs=_INPUTS, compute_fn=_prf("recall"),
+    inert_fn=_prf_inert)
 F1 = Metric(
     name="f1", family="classification",
     summary="F-beta = (1+b^2) tp / ((1+b^2) tp + b^2 fn + fp), per class or averaged",
     knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, BETA), inputs=_INPUTS,
-    compute_fn=_prf("f1"))
+    compute_fn=_prf("f1"), inert_fn=_prf_inert)
 BALANCED_ACCURACY = Metric(
     name="balanced_accuracy", family="classification",
     summary="Mean per-class recall over the classes with samples (optionally chance-adjusted)",
