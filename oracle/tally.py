@@ -71,6 +71,14 @@ def _read(inputs, settings: dict):
             continue
         xs = inputs[name]
         if _is_array(xs):
+            arr = _int_array(xs) if name != "labels" and kind.kind in (None, int) else None
+            if arr is not None:
+                # int labels as they are: no list is made unless a path needs one (``_ArrayLabels``)
+                arrays[name] = arr
+                if arr.size:
+                    kind.kind = int
+                lists[name] = _ArrayLabels(arr)
+                continue
             xs, arr = _from_array(xs, name)
             if arr is not None:
                 arrays[name] = arr
@@ -105,6 +113,41 @@ def _read(inputs, settings: dict):
         pos_label = kind.check(_label(inputs.get("pos_label", 1), "pos_label"), "pos_label")
     codes = (arrays["y_true"], arrays["y_pred"]) if "y_true" in arrays and "y_pred" in arrays else None
     return y_true, y_pred, classes, pos_label, codes
+
+
+class _ArrayLabels:
+    """A 1-d int64 array of labels standing for their list: its length without a list;
+    ``tolist()`` (Python ints, made once) where a path needs the labels one by one."""
+
+    __slots__ = ("array", "_list")
+
+    def __init__(self, array):
+        self.array, self._list = array, None
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def tolist(self) -> list:
+        if self._list is None:
+            self._list = self.array.tolist()
+        return self._list
+
+
+def _listed(xs) -> list:
+    return xs.tolist() if type(xs) is _ArrayLabels else xs
+
+
+def _int_array(xs):
+    """The int64 array of a 1-d NumPy (or torch) array of integers that fit in int64; None
+    for anything else (which ``_from_array`` reads, or refuses, as a list)."""
+    import numpy as np
+    if type(xs).__module__.split(".")[0] == "torch":
+        return None
+    if getattr(xs, "ndim", None) != 1 or xs.dtype.kind not in "iu":
+        return None
+    if xs.dtype.kind == "u" and xs.dtype.itemsize == 8 and xs.size and int(xs.max()) > np.iinfo(np.int64).max:
+        return None
+    return xs.astype(np.int64, copy=False)
 
 
 def _is_array(xs) -> bool:
@@ -199,7 +242,7 @@ def _sorted_union(y_true: list, y_pred: list, codes) -> list:
         if lo >= 0 and hi < 8 * len(t) + 1024:
             present = np.bincount(t, minlength=hi + 1) + np.bincount(p, minlength=hi + 1)
             return np.flatnonzero(present).tolist()
-    return sorted(set(y_true) | set(y_pred))
+    return sorted(set(_listed(y_true)) | set(_listed(y_pred)))
 
 
 def _count_numpy(y_true: list, y_pred: list, classes: list, index: dict, codes, with_matrix: bool = True):
@@ -221,6 +264,7 @@ def _count_numpy(y_true: list, y_pred: list, classes: list, index: dict, codes, 
         if min(int(ti.min()), int(pi.min())) < 0 or max(int(ti.max()), int(pi.max())) >= k:
             return None
     else:
+        y_true, y_pred = _listed(y_true), _listed(y_pred)
         try:
             ti = np.fromiter(map(index.get, y_true), np.int64, len(y_true))
             pi = np.fromiter(map(index.get, y_pred), np.int64, len(y_pred))
@@ -250,6 +294,8 @@ def tally(inputs, settings: dict, matrix: bool = True) -> tuple[Tally, object]:
     without ``matrix``, the tally's matrix is None (the per-class counts are the same)."""
     y_true, y_pred, classes, pos_label, array_codes = _read(inputs, settings)
     large = len(y_true) >= _NUMPY_MIN_SAMPLES
+    if not large or array_codes is None:
+        y_true, y_pred = _listed(y_true), _listed(y_pred)
     codes = (array_codes if array_codes is not None else _int_codes(y_true, y_pred)) if large else None
     if classes is None:
         classes = _sorted_union(y_true, y_pred, codes)
@@ -266,6 +312,7 @@ def tally(inputs, settings: dict, matrix: bool = True) -> tuple[Tally, object]:
         matrix, support, predicted, tp = counted
         return Tally(list(classes), matrix, len(y_true), 0, tp, [predicted[j] - tp[j] for j in range(k)],
                      [support[j] - tp[j] for j in range(k)], support), pos_label
+    y_true, y_pred = _listed(y_true), _listed(y_pred)
     matrix = [[0] * k for _ in range(k)]
     support, predicted = [0] * k, [0] * k
     n = outside = 0
