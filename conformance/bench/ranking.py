@@ -32,13 +32,22 @@ def _audit_workloads() -> list[Workload]:
     def claim(text, metric, fixed, scale):
         return lambda d: audit(Claim(text, parse_figure(text), metric, fixed, {}, d, scale=scale)).verdict
 
+    from conformance.bench.shapes import librispeech_shaped, newstest_shaped, trec_dl_shaped
+    shaped = " (second generator: conformance.bench.shapes)"
     return [
         Workload("audit-bleu-newstest", "audit 'BLEU 27.3' over 1,024 BLEU settings, 3,003 segments",
                  newstest_like, {"oracle audit": claim("BLEU 27.3", "bleu", {}, 100)}, {}),
+        Workload("audit-bleu-newstest-shaped", "audit 'BLEU 27.3' over 1,024 BLEU settings, 3,003 segments" + shaped,
+                 newstest_shaped, {"oracle audit": claim("BLEU 27.3", "bleu", {}, 100)}, {}),
         Workload("audit-wer-librispeech", "audit 'WER 4.2%' over 96 WER settings, 2,620 utterances",
                  librispeech_like, {"oracle audit": claim("WER 4.2%", "wer", {}, 100)}, {}),
+        Workload("audit-wer-librispeech-shaped", "audit 'WER 4.2%' over 96 WER settings, 2,620 utterances" + shaped,
+                 librispeech_shaped, {"oracle audit": claim("WER 4.2%", "wer", {}, 100)}, {}),
         Workload("audit-ndcg-msmarco", "audit 'nDCG@10 .3140' over 1,440 NDCG settings, 6,980 queries x 1,000",
                  msmarco_like, {"oracle audit": claim("nDCG@10 .3140", "ndcg", {"k": "10"}, 1)}, {}),
+        Workload("audit-ndcg-msmarco-shaped", "audit 'nDCG@10 .3140' over 1,440 NDCG settings, 6,980 queries x "
+                 "1,000, tied BM25-like scores" + shaped, lambda: trec_dl_shaped(6980, judgements=1, seed=6),
+                 {"oracle audit": claim("nDCG@10 .3140", "ndcg", {"k": "10"}, 1)}, {}),
     ]
 
 

@@ -258,3 +258,17 @@ def coco_shaped(n_images: int = 5000, n_refs: int = 5, seed: int = 17) -> dict:
         cands.append(" ".join(_rewrite(rng, rng.choice(rs), vocab, cum, rng.betavariate(2, 4))))
         refs.append([" ".join(r) for r in rs])
     return {"candidates": cands, "references": refs}
+
+
+def flickr30k_shaped(n_images: int = 1000, per_image: int = 5, seed: int = 31):
+    """A 1,000 x 5,000 image-text similarity matrix with signal: cosine-like scores from
+    random 64-d unit embeddings, each caption's embedding near its image's; rounded to
+    3 decimals (float16-like output): ties are common. Image i's captions are 5i..5i+4."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    img = rng.normal(size=(n_images, 64))
+    img /= np.linalg.norm(img, axis=1, keepdims=True)
+    txt = np.repeat(img, per_image, axis=0) * 0.35 + rng.normal(size=(n_images * per_image, 64)) * 0.13
+    txt /= np.linalg.norm(txt, axis=1, keepdims=True)
+    return {"similarity": np.round(img @ txt.T, 3),
+            "matches": [list(range(per_image * i, per_image * (i + 1))) for i in range(n_images)]}
