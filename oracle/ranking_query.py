@@ -56,6 +56,21 @@ def _groups(rk: _Ranking, members: list, rule: str):
     take the shortcut of ``_untied_profile``)."""
     keys, n_all = rk.keys, len(rk.keys)
     asc = rk.asc
+    if not rk.rounded and rule in ("trec_eval", "input-order"):
+        # float keys are the exact scores: a member's rank is 1 + the documents scored
+        # above it + those of its tie group placed before it (trec_eval: larger docno
+        # first; input-order: earlier first), one group of one rank per member
+        placed = []
+        for d, rel, g in members:
+            s = keys[d]
+            lo, hi = bisect_left(asc, s), bisect_right(asc, s)
+            t = n_all - hi + 1
+            if hi - lo > 1:
+                docs = rk.sharing(s)
+                t += sum(map(d.__lt__, docs)) if rule == "trec_eval" else docs.index(d)
+            placed.append((t, d, int(rel), g))
+        placed.sort()
+        return [(t, 1, r, g) for t, _, r, g in placed], {d: t for t, d, _, _ in placed}
     found: dict = {}
     for d, rel, g in members:
         s = keys[d]
