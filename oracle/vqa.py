@@ -33,12 +33,20 @@ zero..ten to digits, articles a/an/the dropped, then the script's contraction
 table, joined by single spaces).
 
 Where it is applied (``normalize_side``):
-- ``official`` (default), as ``evaluate()`` does it: the prediction gets
-  newline and tab -> space, ``strip()``, processPunctuation, processDigitArticle;
-  the human answers get processPunctuation only, and only when they are not
-  all identical (``if len(set(gtAnswers)) > 1``). Human answers are thus not
-  lowercased nor stripped of articles: the script relies on the dataset's
-  answers being preprocessed already;
+- ``official-2021`` (default), as ``evaluate()`` does it since the commit
+  a013f00 of 2021-03-11 ("Fixed processing answers bug", the script's current
+  master): the prediction and every human answer get newline and tab -> space
+  and ``strip()``; then, only when the human answers are not all identical
+  (``if len(set(gtAnswers)) > 1``, after the strip), both the answers and the
+  prediction get processPunctuation and processDigitArticle. Unanimous answers
+  are compared with the prediction as they are (``Two`` against ten ``2``: 0);
+- ``official-2016``, as ``evaluate()`` did it from the v2.0 release (2016)
+  until that commit: the prediction gets newline and tab -> space, ``strip()``,
+  processPunctuation, processDigitArticle; the human answers get
+  processPunctuation only, and only when they are not all identical. Human
+  answers are thus not lowercased nor stripped of articles (``Two`` against
+  ten ``2``: 1; ``yes`` against nine ``Yes`` and a ``no``: 0). Papers
+  evaluated before March 2021 used it;
 - ``both``: the prediction's full processing applied to the answers too (as
   re-implementations that run one answer processor on every string do);
 - ``prediction``: the prediction's full processing, answers compared raw;
@@ -82,16 +90,20 @@ NORMALIZATION = Knob(
              "none": "strings compared as given"},
     key="norm")
 SIDE = Knob(
-    "normalize_side", "which strings the answer processing is applied to", "official",
-    choices=("official", "both", "prediction", "answers"),
-    sources={"official": f"{_VQA_EVAL} evaluate(): prediction fully processed; human answers only "
-                         "processPunctuation'd, and only when they are not all identical",
+    "normalize_side", "which strings the answer processing is applied to", "official-2021",
+    choices=("official-2021", "official-2016", "both", "prediction", "answers"),
+    sources={"official-2021": f"{_VQA_EVAL} evaluate() at a013f00 (2021-03-11, 'Fixed processing answers "
+                              "bug'): everything stripped; when the answers are not all identical, answers "
+                              "and prediction fully processed, else neither",
+             "official-2016": f"{_VQA_EVAL} evaluate() at a4f1afd (v2.0, 2016) until a013f00: prediction fully "
+                              "processed; human answers only processPunctuation'd, and only when they are not "
+                              "all identical",
              "both": "full processing of prediction and answers",
              "prediction": "full processing of the prediction only",
              "answers": "full processing of the answers only"},
     key="side", special=("-",))
 
-# vqaEval.py, VQAEval.__init__ (current master of GT-Vision-Lab/VQA)
+# vqaEval.py, VQAEval.__init__ (the same in the v2.0 release and at a013f00, the current master)
 _PUNCT = (";", "/", "[", "]", '"', "{", "}", "(", ")", "=", "+", "\\", "_", "-", ">", "<", "@", "`",
           ",", "?", "!")
 _COMMA_STRIP = re.compile(r"(\d)(,)(\d)")
@@ -156,11 +168,19 @@ def process_digit_article(text: str) -> str:
     return " ".join(_CONTRACTIONS.get(w, w) for w in words)
 
 
+def _stripped(text: str) -> str:
+    """``evaluate()``'s first step: newline and tab to spaces, ``strip()``."""
+    return text.replace("\n", " ").replace("\t", " ").strip()
+
+
+def _full(text: str) -> str:
+    return process_digit_article(process_punctuation(text))
+
+
 def process_answer(text: str) -> str:
     """The prediction's full processing in ``evaluate()``: newline and tab to
     spaces, strip, processPunctuation, processDigitArticle."""
-    text = text.replace("\n", " ").replace("\t", " ").strip()
-    return process_digit_article(process_punctuation(text))
+    return _full(_stripped(text))
 
 
 def question_accuracy(matches: int, n: int, rule: str) -> Fraction:
@@ -213,7 +233,12 @@ def processed(pred: str, golds: list, settings: dict) -> tuple[str, list]:
     if settings["normalization"] == "none":
         return pred, list(golds)
     side = settings["normalize_side"]
-    if side == "official":
+    if side == "official-2021":
+        pred, golds = _stripped(pred), [_stripped(g) for g in golds]
+        if len(set(golds)) > 1:
+            return _full(pred), [_full(g) for g in golds]
+        return pred, golds
+    if side == "official-2016":
         golds = [process_punctuation(g) for g in golds] if len(set(golds)) > 1 else list(golds)
         return process_answer(pred), golds
     p = process_answer(pred) if side in ("both", "prediction") else pred

@@ -25,7 +25,7 @@ TABLE = [
     ("F1 50.0", C), ("F1 33.3", U), ("accuracy 77.8", C),
     ("MRR 0.500", C), ("MRR 0.333", U), ("P@5 0.583", U), ("nDCG@3 .6254", C),
     ("CIDEr 5.000", C), ("CIDEr 0.500", U),
-    ("VQA accuracy 50.0", C), ("VQA accuracy 80.0", U),
+    ("VQA accuracy 50.0", U), ("VQA accuracy 80.0", C),
     ("EM 33.3", C), ("EM 50.0", U), ("F1 55.6", C),
     ("accuracy 0.600", C), ("BLEU 89.5", C),
 ]

@@ -60,7 +60,7 @@ def test_official_closed_form_matches_the_subsets(inputs):
 
 
 @settings(deadline=None)
-@given(vqa_items(), st.sampled_from(["official", "none"]), st.sampled_from(["official", "both", "prediction", "answers"]))
+@given(vqa_items(), st.sampled_from(["official", "none"]), st.sampled_from(["official-2021", "official-2016", "both", "prediction", "answers"]))
 def test_official_lies_between_majority_and_any(inputs, norm, side):
     conv = {"normalization": norm, "normalize_side": side}
     per = {rule: compute("vqa_accuracy", inputs, dict(conv, rule=rule)).parts["question_accuracy"]
@@ -88,21 +88,34 @@ def test_processing_quirks_of_the_script():
     assert process_answer("dont") == "don't" and process_answer("two") == "2"
 
 
-def test_side_official_processes_only_disagreeing_answers():
+def test_side_official_2016_processes_only_disagreeing_answers():
+    old = {"normalize_side": "official-2016"}
     inputs = {"predictions": ["yes"], "answers": [["yes!"] * 10]}
-    assert compute("vqa_accuracy", inputs).value == 0  # unanimous: the answers stay 'yes!'
+    assert compute("vqa_accuracy", inputs, old).value == 0  # unanimous: the answers stay 'yes!'
     inputs = {"predictions": ["yes"], "answers": [["yes."] * 9 + ["no"]]}
-    assert compute("vqa_accuracy", inputs).value == 1  # not unanimous: 'yes.' -> 'yes'
+    assert compute("vqa_accuracy", inputs, old).value == 1  # not unanimous: 'yes.' -> 'yes'
     # processPunctuation alone turns 'yes!' into 'yes ' (a space, never stripped on this side)
     inputs = {"predictions": ["yes"], "answers": [["yes!"] * 9 + ["no"]]}
-    assert compute("vqa_accuracy", inputs).value == 0
+    assert compute("vqa_accuracy", inputs, old).value == 0
     assert compute("vqa_accuracy", inputs, {"normalize_side": "both"}).value == 1
+
+
+def test_side_official_2021_processes_both_sides_or_neither():
+    """vqaEval.py at a013f00: strip everything; if the answers disagree, process the
+    answers and the prediction fully, else neither."""
+    # unanimous: neither processed; 'yes!' stays, so does the prediction 'Yes'
+    assert compute("vqa_accuracy", {"predictions": ["yes"], "answers": [["yes!"] * 10]}).value == 0
+    assert compute("vqa_accuracy", {"predictions": ["Yes"], "answers": [["yes"] * 10]}).value == 0
+    # stripped before the unanimity test and the comparison
+    assert compute("vqa_accuracy", {"predictions": ["yes "], "answers": [["\tyes"] * 10]}).value == 1
+    # disagreeing: 'yes!' -> 'yes ' -> 'yes' (processDigitArticle splits and joins), 'no' stays: M = 9
+    assert compute("vqa_accuracy", {"predictions": ["YES"], "answers": [["yes!"] * 9 + ["no"]]}).value == 1
 
 
 def test_signature_marks_side_unused_without_normalization():
     m = get_metric("vqa_accuracy")
     assert "side:-" in m.signature({"normalization": "none", "normalize_side": "both"})
-    assert "side:official" in m.signature({})
+    assert "side:official-2021" in m.signature({})
 
 
 BAD = [
@@ -127,8 +140,11 @@ def test_bad_input(inputs, conv, error, message):
 
 def test_defined_degenerate_inputs():
     assert compute("vqa_accuracy", {"predictions": ["b"], "answers": [["b"]]}, {"rule": "any"}).value == 1
-    # "a" is an article: the prediction processes to "" while unanimous answers stay "a"
-    assert compute("vqa_accuracy", {"predictions": ["a"], "answers": [["a"] * 10]}).value == 0
+    # "a" is an article: under the 2016 revision the prediction processes to "" while unanimous
+    # answers stay "a"; since 2021 unanimous answers leave both sides unprocessed: "a" == "a"
+    ten_a = {"predictions": ["a"], "answers": [["a"] * 10]}
+    assert compute("vqa_accuracy", ten_a, {"normalize_side": "official-2016"}).value == 0
+    assert compute("vqa_accuracy", ten_a).value == 1
     three = {"predictions": ["c"], "answers": [["c", "c", "b"]]}
     assert compute("vqa_accuracy", three, {"rule": "majority"}).value == 1  # 2*2 >= 3
     assert compute("vqa_accuracy", {"predictions": [""], "answers": [[""] * 10]}).value == 1

@@ -48,7 +48,7 @@ SPACES = {
     "classification_report": {"zero_division": ("zero", "one")},
     "vqa_accuracy": {"rule": ("official", "at-least-3", "binary-3", "majority", "any"),
                      "normalization": ("official", "none"),
-                     "normalize_side": ("official", "both", "prediction", "answers")},
+                     "normalize_side": ("official-2021", "official-2016", "both", "prediction", "answers")},
     "cross_modal_recall_at_k": {"direction": ("image-to-text", "text-to-image"),
                                 "ties": ("expected", "optimistic", "pessimistic", "index-order")},
     "cider": _CIDER, "cider_d": _CIDER,

@@ -93,8 +93,9 @@ def permute_annotators(inputs, data):
 
 def vqa_identity(inputs, settings):
     """Ten answers equal to the prediction: accuracy 1 under every rule, when both
-    sides get the same processing (none, or both)."""
-    if settings.get("normalization") != "none" and settings.get("normalize_side") != "both":
+    sides get the same processing (none, both, or official-2021: unanimous answers and
+    the prediction are compared stripped)."""
+    if settings.get("normalization") != "none" and settings.get("normalize_side") not in ("both", "official-2021"):
         return None
     return {**inputs, "answers": [[p] * 10 for p in inputs["predictions"]]}, Fraction(1)
 
