@@ -181,24 +181,17 @@ def _ratio(num, den, reason: str):
 
 
 def _weighted_sum(pairs) -> Fraction:
-    """sum(v * w) of Fractions v and integer (or Fraction) weights w, exactly: numerators
-    are summed per denominator, then over one common denominator (the lcm of the distinct
-    ones), so that 1,000 per-class values cost one normalisation instead of 1,000
-    additions of growing fractions. The same rational as the plain sum."""
+    """sum(v * w) of Fractions v and integer weights w (1, or a class's support), exactly:
+    numerators are summed per denominator, then over one common denominator (the lcm of
+    the distinct ones), so that 1,000 per-class values cost one normalisation instead of
+    1,000 additions of growing fractions. The same rational as the plain sum."""
     by_den: dict = {}
-    rest = Fraction(0)
     for v, w in pairs:
-        if type(w) is Fraction:
-            if w.denominator != 1:
-                rest += v * w
-                continue
-            w = w.numerator
-        d = v.denominator
-        by_den[d] = by_den.get(d, 0) + v.numerator * w
+        by_den[v.denominator] = by_den.get(v.denominator, 0) + v.numerator * w
     if not by_den:
-        return rest
+        return Fraction(0)
     common = math.lcm(*by_den)
-    return Fraction(sum(n * (common // d) for d, n in by_den.items()), common) + rest
+    return Fraction(sum(n * (common // d) for d, n in by_den.items()), common)
 
 
 def _settle(x, zd: str):
@@ -292,7 +285,7 @@ _NO_SAMPLES = "no samples"
 
 def _prf(which: str):
     def compute(inputs, settings: dict) -> Result:
-        t, pos_label = tally(inputs, settings, matrix=False)
+        t, pos_label = tally(inputs, settings, with_matrix=False)
         # F_inf: the limit of (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp) is R
         what = "recall" if which == "f1" and settings.get("beta") == "inf" else which
         beta2 = Fraction(settings.get("beta", "1")) ** 2 if what == "f1" else Fraction(1)
@@ -340,7 +333,7 @@ def compute_confusion_matrix(inputs, settings: dict) -> Result:
 
 def compute_accuracy(inputs, settings: dict) -> Result:
     """accuracy = trace(C) / N (document 003: cm.diagonal().sum() / cm.sum())."""
-    t, _ = tally(inputs, settings, matrix=False)
+    t, _ = tally(inputs, settings, with_matrix=False)
     correct = sum(t.tp)
     value = Fraction(correct, t.n) if t.n else Undefined(_NO_SAMPLES)
     return Result(value, stats={**t.stats(), "correct": correct})
@@ -359,7 +352,7 @@ def compute_per_class_accuracy(inputs, settings: dict) -> Result:
 def compute_balanced_accuracy(inputs, settings: dict) -> Result:
     """Mean of R_k over the classes with support; adjusted: (score - 1/K)/(1 - 1/K)
     with K the number of those classes (sklearn balanced_accuracy_score)."""
-    t, _ = tally(inputs, settings, matrix=False)
+    t, _ = tally(inputs, settings, with_matrix=False)
     recalls = {c: Fraction(tp, s) for c, tp, s in zip(t.classes, t.tp, t.support) if s}
     parts = {"per_class_recall": recalls}
     if t.n == 0 or not recalls:

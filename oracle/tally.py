@@ -189,7 +189,7 @@ def _from_array(xs, name: str):
 @dataclass
 class Tally:
     """Counts over the classes: the matrix of inside pairs and per-class tp, fp, fn, support.
-    ``matrix`` is None where the metric does not ask for it (``tally(matrix=False)``):
+    ``matrix`` is None where the metric does not ask for it (``tally(with_matrix=False)``):
     precision, recall, F, accuracy and balanced accuracy are functions of tp, fp, fn and
     support alone, their sufficient statistics, and a K x K matrix of 1,000 classes costs
     more to build than the whole rest of the metric."""
@@ -287,11 +287,11 @@ def _count_numpy(y_true: list, y_pred: list, classes: list, index: dict, codes, 
     return matrix, support, predicted, [matrix[j][j] for j in range(k)]
 
 
-def tally(inputs, settings: dict, matrix: bool = True) -> tuple[Tally, object]:
+def tally(inputs, settings: dict, with_matrix: bool = True) -> tuple[Tally, object]:
     """Validate the inputs and count the pairs (one by one: a repeated pair adds
     once per occurrence; from _NUMPY_MIN_SAMPLES samples on, with every label a
     class, NumPy counts them, see ``_count_numpy``). Returns the tally and pos_label;
-    without ``matrix``, the tally's matrix is None (the per-class counts are the same)."""
+    without ``with_matrix``, the tally's matrix is None (the per-class counts are the same)."""
     y_true, y_pred, classes, pos_label, array_codes = _read(inputs, settings)
     large = len(y_true) >= _NUMPY_MIN_SAMPLES
     if not large or array_codes is None:
@@ -306,7 +306,6 @@ def tally(inputs, settings: dict, matrix: bool = True) -> tuple[Tally, object]:
         classes = list(classes) + [pos_label]
         index[pos_label] = len(classes) - 1
     k = len(classes)
-    with_matrix = matrix
     counted = _count_numpy(y_true, y_pred, classes, index, codes, with_matrix) if large and k else None
     if counted is not None:
         matrix, support, predicted, tp = counted

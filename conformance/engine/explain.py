@@ -97,10 +97,8 @@ def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol:
     # a metric with a scale knob states percent and fraction by the knob, not as arithmetic;
     # the scale is a unit, converted at every step of the search (a percent value needs no
     # knob of the budget): the library's value against 100 (or 1/100) times each value
-    scale_of = {}
-    if "scale" in base:
-        scale_of = {"percent": "percent", "fraction": "fraction"}
-        scale_of.pop(base["scale"], None)
+    # (the fingerprint of a unit has the unit's name)
+    unit = {"fraction": "percent", "percent": "fraction"}.get(base.get("scale"))
     # (scale stays a knob of the search too: float32 arithmetic on a percent value is found
     # as a one-knob change with its fingerprint)
     knobs = [k for k in m.knobs if candidate_values(k)]
@@ -110,10 +108,9 @@ def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol:
         if reproduces(metric, base, inputs, library_value, tol, fp):
             found.append({ARITHMETIC: fp})
             alone.add(fp)
-    for fp, unit in scale_of.items():
-        if reproduces(metric, base, inputs, library_value, tol, fp):
-            found.append({"scale": unit})
-            scale_of = {}   # the unit alone does it: a knob change on top of it explains nothing more
+    if unit and reproduces(metric, base, inputs, library_value, tol, unit):
+        found.append({"scale": unit})
+        unit = None   # the unit alone does it: a knob change on top of it explains nothing more
     for size in range(1, max_knobs + 1):
         for combo in itertools.combinations(knobs, size):
             if found and size > 1 and any(set(f) - {ARITHMETIC, "scale"} <= {k.name for k in combo} for f in found):
@@ -142,8 +139,8 @@ def explain(metric: str, settings: Mapping, inputs: Mapping, library_value, tol:
                 knob_change = {k: canon[k] for k in change}
                 if value_agrees(library_value, value, tol):
                     found.append(knob_change)
-                elif any(value_agrees(library_value, value, tol, fp) for fp in scale_of):
-                    found.append({**knob_change, "scale": next(iter(scale_of.values()))})
+                elif unit and value_agrees(library_value, value, tol, unit):
+                    found.append({**knob_change, "scale": unit})
                 elif size == 1:
                     # a knob with arithmetic, where the arithmetic alone does not do it
                     for fp in prints:

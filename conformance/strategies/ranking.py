@@ -24,7 +24,6 @@ SCORES = (3, 2, 1, 0, "0.5", "1.5", "2.25", -1)
 # over a fresh list, say) costs hypothesis a validation each time.
 _BOOL = st.booleans()
 _SCORE = st.sampled_from(SCORES)
-_INT_0_2, _INT_0_5 = st.integers(0, 2), st.integers(0, 5)
 
 
 @lru_cache(maxsize=None)
@@ -93,7 +92,7 @@ def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, n
         # the first chosen document (often the best judged one) gets the top score
         top = max(_num(s) for s in scores)
         scores[0] = int(top) + 1
-    if not lists or not chosen or draw(_INT_0_5):
+    if not lists or not chosen or draw(_integers(0, 5)):
         return dict(zip(chosen, scores))
     # a list of [doc, score] pairs, as a TREC run file gives them; half of them name a
     # document twice (the duplicates knob decides what that means)
@@ -139,7 +138,7 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
     queries = [f"q{i}" for i in range(1, n + 1)]
     qrels, run = {}, {}
     for q in queries:
-        if draw(_INT_0_2) == 0:
+        if draw(_integers(0, 2)) == 0:
             # a long query: 12 to 40 documents, most of them judged (mostly relevant, so the
             # ideal ranking is longer than a cutoff of 10), up to 35 ranked
             size = draw(_sampled((12, 20, 30, 40)))
