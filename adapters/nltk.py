@@ -9,7 +9,13 @@ Options and the knobs they set:
 - ``smoothing_function``: ``SmoothingFunction(epsilon, alpha, k).method0..7``:
   method0 none, method1 floor (epsilon = ``smoothing_value``), method2 add-k
   with k = 1 only, method3 exp, method4 cc4 (k = ``smoothing_value``), method5
-  cc5, method6 cc6 (alpha = ``smoothing_value``), method7 cc7 (k);
+  cc5, method6 cc6 (alpha = ``smoothing_value``), method7 cc7 (k). method4, 5 and 7
+  are also NLTK's own formulas, the oracle's nltk4, nltk5 and nltk7 (k =
+  ``smoothing_value`` for 4 and 7): the same calls under those values, where
+  they pass, and under cc4, cc5 and cc7, where the difference from Chen and
+  Cherry's methods is the known failure. nltk5 and nltk7 are offered at order 4
+  only: method5 reads the 5-gram precision whatever the order (line 674), and
+  the 5-gram is the next order only at N = 4;
 - ``auto_reweigh``: for weights (1/4, 1/4, 1/4, 1/4) and a hypothesis of
   T < 4 tokens, weights 1/T on the first T orders (bleu_score.py:275-277),
   which is effective order for one segment. At corpus level T is the pooled
@@ -31,7 +37,8 @@ from oracle.compare import Tolerance
 from ._bleu_inputs import bleu_inputs, bleu_profiles, segments, sentence_inputs, uniform_weights, weight_list
 
 _METHOD = {"none": "method0", "floor": "method1", "add-k": "method2", "exp": "method3",
-           "cc4": "method4", "cc5": "method5", "cc6": "method6", "cc7": "method7"}
+           "cc4": "method4", "cc5": "method5", "cc6": "method6", "cc7": "method7",
+           "nltk4": "method4", "nltk5": "method5", "nltk7": "method7"}
 
 
 def tokens(text: str) -> list[str]:
@@ -45,12 +52,14 @@ def _smoothing_ok(value: str, settings: Mapping[str, str]) -> bool:
         return sv != "-" and Fraction(sv) == 1
     if value == "cc6":  # method6 reads p_n[2] (bleu_score.py:694): IndexError below order 3
         return int(settings.get("order", "4")) >= 3
+    if value in ("nltk5", "nltk7"):  # method5's next order is the 5-gram (bleu_score.py:674)
+        return int(settings.get("order", "4")) == 4
     return value in _METHOD
 
 
 def _smoothing_value_ok(value: str, settings: Mapping[str, str]) -> bool:
     method = settings.get("smoothing")
-    if method in ("floor", "cc4", "cc6", "cc7"):
+    if method in ("floor", "cc4", "cc6", "cc7", "nltk4", "nltk7"):
         return value != "-"
     if method == "add-k":
         return value != "-" and Fraction(value) == 1
@@ -111,7 +120,7 @@ class NLTK(Adapter):
         params = {}
         if method == "floor":
             params["epsilon"] = float(Fraction(value))
-        elif method in ("cc4", "cc7"):
+        elif method in ("cc4", "cc7", "nltk4", "nltk7"):
             params["k"] = float(Fraction(value))
         elif method == "cc6":
             params["alpha"] = float(Fraction(value))
@@ -155,9 +164,6 @@ class NLTK(Adapter):
         return {
             "zero-precision-dbl-min": self._zero_precision_dbl_min,
             "short-segment-denominator": self._short_segment_denominator,
-            "method4-invcnt": self._method4_invcnt,
-            "method5-averages-precisions": self._method5_averages_precisions,
-            "method7-inherits-4-and-5": self._method7,
             "corpus-smoothing-last-segment": self._corpus_smoothing_last_segment,
             "zero-precision-skipped": self._zero_precision_skipped,
         }
@@ -212,34 +218,8 @@ class NLTK(Adapter):
         st = self.library_stats(metric, settings, inputs)
         return any(length < int(settings["order"]) for length in st["segment_lengths"])
 
-    def _method4_invcnt(self, metric, settings, inputs) -> bool:
-        """method4 gives the k-th zero order the count ln(T) / (K 2**k)
-        (``1 / (2**incvnt * self.k / math.log(hyp_len))``, bleu_score.py:659) where Chen and
-        Cherry's invcnt *= K/ln(T) gives (ln T / K)**k. Applies: cc4, some unigram
-        match, T > 1 and a used order with no match."""
-        if settings["smoothing"] != "cc4":
-            return False
-        st = self.library_stats(metric, settings, inputs)
-        return (st["matches"][0] > 0 and st["hyp_len"] > 1
-                and any(st["matches"][n] == 0 for n in self._used_orders(settings, st)))
 
-    def _method5_averages_precisions(self, metric, settings, inputs) -> bool:
-        """method5 averages the precisions, ``(m[i-1] + p_i + p_n_plus1[i+1]) / 3`` with
-        ``m[-1] = p_n[0] + 1`` (bleu_score.py:675-678), where Chen and Cherry average the
-        matched counts (m'_0 = m_1 + 1, m'_n = (m'_{n-1} + m_n + m_{n+1})/3, p_n = m'_n/l_n);
-        its next order is always the 5-gram precision of the last segment (line 674).
-        Applies: cc5 with some unigram match."""
-        if settings["smoothing"] != "cc5":
-            return False
-        return self.library_stats(metric, settings, inputs)["matches"][0] > 0
 
-    def _method7(self, metric, settings, inputs) -> bool:
-        """method7 is method4 then method5 (bleu_score.py:714-715), so it carries the
-        averaging of precisions on every input and the ln(T)/(K 2**k) count wherever an
-        order has no match. Applies: cc7 with some unigram match."""
-        if settings["smoothing"] != "cc7":
-            return False
-        return self.library_stats(metric, settings, inputs)["matches"][0] > 0
 
     def _zero_precision_skipped(self, metric, settings, inputs) -> bool:
         """Floor smoothing with epsilon 0 leaves a zero count's precision at 0/t = 0; from 3.6.6
@@ -247,10 +227,18 @@ class NLTK(Adapter):
         c692b0d 'Fix Bleu Score smoothing function from taking log(0)'), so the zero order is
         left out - scored as if its precision were 1 - where the product is 0; 3.5-3.6.5 take
         math.log(0) and raise ValueError. Applies: floor with epsilon 0, some unigram match
-        and a used order with no match."""
-        if settings["smoothing"] != "floor" or Fraction(settings["smoothing_value"]) != 0:
+        and a used order with no match; and nltk4 with T <= 1 before 3.6.6 (the oracle's
+        nltk4 follows 3.6.6 on)."""
+        st = None
+        if settings["smoothing"] == "nltk4":
+            # the oracle's nltk4 leaves a zero order out when c <= 1, as 3.6.6 on does; before
+            # 3.6.6 the same input raises
+            st = self.library_stats(metric, settings, inputs)
+            if st["hyp_len"] > 1 or self.in_versions(">=3.6.6"):
+                return False
+        elif settings["smoothing"] != "floor" or Fraction(settings["smoothing_value"]) != 0:
             return False
-        st = self.library_stats(metric, settings, inputs)
+        st = st or self.library_stats(metric, settings, inputs)
         return st["matches"][0] > 0 and any(st["matches"][n] == 0 for n in self._used_orders(settings, st))
 
     def _skipped_zero_model(self, metric, settings, inputs):
@@ -309,10 +297,18 @@ def _nltk_score(settings, pooled, zero_precision: float) -> float:
 def _method0_model(metric, settings, inputs):
     """NLTK's method0 BLEU from the oracle's per-segment counts: the order-n total of a
     segment is max(1, t_n) (bleu_score.py:391); a zero precision becomes
-    sys.float_info.min (line 585); ``_nltk_score``. For the other smoothing methods only
-    the early return's 0 is predicted (else None)."""
+    sys.float_info.min (line 585); ``_nltk_score``. Under nltk4, nltk5 and nltk7 on one
+    segment, the oracle's value (those knob values use NLTK's denominators); for the
+    other smoothing methods only the early return's 0 is predicted (else None)."""
     import sys
     pooled = _pooled_counts(metric, settings, inputs)
+    hyps, _ = segments(metric, inputs)
+    if settings["smoothing"] in ("nltk4", "nltk5", "nltk7") and len(hyps) == 1 and pooled[0][0]:
+        # the oracle's NLTK methods divide by max(1, t_n) as modified_precision does: on one
+        # segment their value is NLTK's, only the reported totals differ
+        from oracle.certified import digits
+        from oracle.registry import compute
+        return float(digits(compute(metric, inputs, settings).value, 20))
     if settings["smoothing"] != "none":
         # every method: no unigram match returns 0 before smoothing (bleu_score.py:257)
         return 0 if pooled[0][0] == 0 else None

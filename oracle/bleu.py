@@ -61,6 +61,20 @@ Techniques for Sentence-Level BLEU", WMT, methods 1-7; value = smoothing_value):
   then the averaging of method 5 over those counts (m'_0 = smoothed m_1 + 1);
   m_{N+1} is used raw (the averaging needs it; method 4 is not applied to it).
   K default 5.
+- nltk4, nltk5, nltk7: NLTK's own methods 4, 5 and 7 (SmoothingFunction in
+  nltk/translate/bleu_score.py), which differ from the paper's. They work on
+  NLTK's precisions p_n = m_n / max(1, t_n) (``modified_precision`` makes an
+  order with no n-grams 0/1). nltk4: if c > 1, the k-th order with m_n = 0
+  gets p_n = ln(c) / (K 2**k max(1, t_n)) (``1 / (2**incvnt * self.k /
+  math.log(hyp_len))``, line 659); if c <= 1 it is left out of the product
+  (p_n = 1: corpus_bleu sums w_n log p_n over p_n > 0 only, line 279, since
+  3.6.6). nltk5: p'_0 =
+  p_1 + 1, p'_n = (p'_{n-1} + p_n + p_{n+1}) / 3 with the raw neighbouring
+  precisions and p_{N+1} = m_{N+1} / max(1, t_{N+1}) (lines 674-678; NLTK
+  always reads the 5-gram precision there, which is order N+1 for its
+  default N = 4). nltk7: nltk4, then nltk5 over its precisions (line 714-715;
+  an order dropped by effective order was smoothed by the first step too).
+  K default 5. At corpus level they act on the pooled counts.
 Orders left unsmoothed (every order under none, n = 1 under add-k, n <= 2
 under cc6) give BLEU = 0 when m_n = 0.
 At corpus level methods 4-7 act on the pooled counts (len(T) = c); the paper
@@ -107,6 +121,7 @@ __all__ = ["BLEU", "SENTENCE_BLEU", "segment_stats", "ngram_counts", "reference_
 PAPINENI = "Papineni et al. 2002, BLEU: a Method for Automatic Evaluation of Machine Translation, ACL"
 CC2014 = "Chen and Cherry 2014, A Systematic Comparison of Smoothing Techniques for Sentence-Level BLEU, WMT"
 MTEVAL = "mteval-v13a.pl (NIST), moses-smt/mosesdecoder scripts/generic/mteval-v13a.pl"
+NLTK_SMOOTHING = "nltk/translate/bleu_score.py (nltk 3.10.4) SmoothingFunction"
 COCO = ("coco-caption (tylin/coco-caption, packaged as pycocoevalcap 1.2) pycocoevalcap/bleu/bleu_scorer.py "
         "compute_score: 'small = 1e-9', 'tiny = 1e-15 ## so that if guess is 0 still return 0', "
         "(correct + tiny)/(guess + small) per order, ratio = (testlen + tiny)/(reflen + small)")
@@ -116,7 +131,10 @@ COCO = ("coco-caption (tylin/coco-caption, packaged as pycocoevalcap 1.2) pycoco
 SMOOTHING_DEFAULTS = {
     "none": None, "floor": Fraction(1, 10), "add-k": Fraction(1), "exp": None,
     "cc4": Fraction(5), "cc5": None, "cc6": Fraction(5), "cc7": Fraction(5), "coco": None,
+    "nltk4": Fraction(5), "nltk5": None, "nltk7": Fraction(5),
 }
+# the methods that read the order N+1 (its matches, and for NLTK's its precision)
+NEXT_ORDER = ("cc5", "cc7", "nltk5", "nltk7")
 
 # -------------------------------------------------------------------- inputs
 
@@ -183,7 +201,7 @@ def corpus_bleu(hypotheses, references, settings) -> Result:
     tok = TOKENIZERS[settings["tokenizer"]]
     lower = _LOWER.get(settings["case"])
     N = int(settings["order"])
-    count_order = N + 1 if settings["smoothing"] in ("cc5", "cc7") else N
+    count_order = N + 1 if settings["smoothing"] in NEXT_ORDER else N
     rule = settings["ref_length"]
     sentence_mean = settings.get("level") == "sentence-mean"
     M = [0] * count_order
@@ -203,7 +221,7 @@ def corpus_bleu(hypotheses, references, settings) -> Result:
         C += c
         R += r_i
         if sentence_mean:
-            v, _, _ = bleu_from_stats(m[:N], t[:N], c, r_i, settings, m[N] if count_order > N else 0)
+            v, _, _ = bleu_from_stats(m[:N], t[:N], c, r_i, settings, *_next(m, t, N, count_order))
             seg_values.append(v)
     stats = {"matches": M[:N], "totals": T[:N], "hyp_len": C,
              "ref_len": R.numerator if isinstance(R, Fraction) and R.denominator == 1 else R}
@@ -217,9 +235,14 @@ def corpus_bleu(hypotheses, references, settings) -> Result:
                 return Result(Undefined(f"segment {i}: {v.reason}"), stats, {"segment_values": seg_values})
         value = product([total(seg_values), Fraction(1, len(seg_values))])
         return Result(_scaled(value, settings), stats, {"segment_values": seg_values})
-    value, parts, extra = bleu_from_stats(M[:N], T[:N], C, R, settings, M[N] if count_order > N else 0)
+    value, parts, extra = bleu_from_stats(M[:N], T[:N], C, R, settings, *_next(M, T, N, count_order))
     stats.update(extra)
     return Result(_scaled(value, settings), stats, parts)
+
+
+def _next(m, t, N: int, count_order: int) -> tuple:
+    """(m_{N+1}, t_{N+1}) where the smoothing reads the next order, else (0, 0)."""
+    return (m[N], t[N]) if count_order > N else (0, 0)
 
 
 def _compute_corpus(inputs, settings) -> Result:
@@ -248,14 +271,14 @@ def segment_bleu(hypothesis, references, settings) -> Result:
         hypothesis = lower(hypothesis)
         references = [lower(r) for r in references]
     N = int(settings["order"])
-    count_order = N + 1 if settings["smoothing"] in ("cc5", "cc7") else N
+    count_order = N + 1 if settings["smoothing"] in NEXT_ORDER else N
     m, t, c, ref_lens = segment_stats(tok(hypothesis), [tok(r) for r in references], count_order)
     r = reference_length(c, ref_lens, settings["ref_length"])
     stats = {"matches": m[:N], "totals": t[:N], "hyp_len": c, "ref_len": r}
     if count_order > N:
         stats["next_order_matches"] = m[N]
         stats["next_order_totals"] = t[N]
-    value, parts, extra = bleu_from_stats(m[:N], t[:N], c, r, settings, m[N] if count_order > N else 0)
+    value, parts, extra = bleu_from_stats(m[:N], t[:N], c, r, settings, *_next(m, t, N, count_order))
     stats.update(extra)
     return Result(_scaled(value, settings), stats, parts)
 
@@ -303,6 +326,10 @@ _SMOOTH_SOURCES = {
     "cc5": f"{CC2014}, method 5",
     "cc6": f"{CC2014}, method 6 (Gao and He 2013; alpha default 5)",
     "cc7": f"{CC2014}, method 7 (methods 4 then 5; K default 5)",
+    "nltk4": f"{NLTK_SMOOTHING}.method4 (lines 643-662): the k-th zero order gets ln(c)/(K 2**k) over max(1, t_n), "
+             "left out (p_n = 1, line 279) when c <= 1 (K default 5); since 3.6 (#2681, commit bff956d)",
+    "nltk5": f"{NLTK_SMOOTHING}.method5 (lines 664-679): precisions, not counts, averaged; m[-1] = p_1 + 1",
+    "nltk7": f"{NLTK_SMOOTHING}.method7 (lines 708-716): nltk4 then nltk5 (K default 5)",
     "coco": COCO,
 }
 

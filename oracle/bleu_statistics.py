@@ -23,7 +23,7 @@ from .bleu_stats import _scaled, bleu_from_stats
 from .conventions import InputError, Metric, Result
 
 _FIELDS = ("matches", "totals", "hyp_len", "ref_len")
-_OPTIONAL = ("next_order_matches",)
+_OPTIONAL = ("next_order_matches", "next_order_totals")
 
 
 def _count(x, where: str) -> int:
@@ -75,16 +75,28 @@ def read_statistics(inputs, order: int) -> tuple:
                              item=f"totals[{i}]")
     nxt = inputs.get("next_order_matches", 0)
     nxt = _count(nxt, "next_order_matches")
-    return m, t, c, r, nxt
+    nxt_t = _count(inputs.get("next_order_totals", 0), "next_order_totals")
+    if "next_order_totals" in inputs:
+        if nxt > nxt_t:
+            raise InputError(f"next_order_matches: {nxt} matched {order + 1}-grams of only {nxt_t} "
+                             "(next_order_totals)", item="next_order_matches")
+        if nxt_t > t[-1]:
+            raise InputError(f"next_order_totals: {nxt_t} {order + 1}-grams but only {t[-1]} {order}-grams "
+                             f"(totals[{order - 1}])", item="next_order_totals")
+    return m, t, c, r, nxt, nxt_t
 
 
 def _compute(inputs, settings) -> Result:
     N = int(settings["order"])
-    m, t, c, r, nxt = read_statistics(inputs, N)
-    if settings["smoothing"] in ("cc5", "cc7") and "next_order_matches" not in inputs:
-        raise InputError(f"next_order_matches: smoothing {settings['smoothing']} averages with the order-{N + 1} "
+    m, t, c, r, nxt, nxt_t = read_statistics(inputs, N)
+    method = settings["smoothing"]
+    if method in ("cc5", "cc7", "nltk5", "nltk7") and "next_order_matches" not in inputs:
+        raise InputError(f"next_order_matches: smoothing {method} averages with the order-{N + 1} "
                          "match count; give it", item="next_order_matches")
-    value, parts, extra = bleu_from_stats(m, t, c, r, settings, nxt)
+    if method in ("nltk5", "nltk7") and "next_order_totals" not in inputs:
+        raise InputError(f"next_order_totals: smoothing {method} averages with the order-{N + 1} "
+                         "precision; give its total", item="next_order_totals")
+    value, parts, extra = bleu_from_stats(m, t, c, r, settings, nxt, nxt_t)
     stats = {"matches": m, "totals": t, "hyp_len": c, "ref_len": r, **extra}
     return Result(_scaled(value, settings), stats, parts)
 

@@ -107,10 +107,12 @@ def _weights(settings) -> list:
     return list(_parse_weights(int(settings["order"]), settings["weights"]))
 
 
-def _smoothed(method, value, m, t, c, next_match):
+def _smoothed(method, value, m, t, c, next_match, next_total=0, next_in_list=False):
     """Precisions p_1..p_k for the used orders: Fraction, Expr, Undefined, or None (= zero count, no smoothing)."""
     k = len(t)
     ps: list = [None] * k
+    if method in ("nltk4", "nltk5", "nltk7"):
+        return _nltk_smoothed(method, value, m, t, c, next_match, next_total, next_in_list)
     if method in ("none", "add-k", "cc6"):
         raw = k if method == "none" else (1 if method == "add-k" else 2)
         for n in range(min(raw, k)):
@@ -169,6 +171,40 @@ def _smoothed(method, value, m, t, c, next_match):
     return ps
 
 
+def _nltk_smoothed(method, value, m, t, c, next_match, next_total, next_in_list):
+    """NLTK's own methods 4, 5 and 7 (``SmoothingFunction``, nltk/translate/bleu_score.py
+    643-679, 708-716 in 3.10.4; definitions in ``oracle.bleu``): precisions, not counts, over
+    NLTK's denominators max(1, t_n) (``modified_precision``, line 391: an order with no
+    n-grams is 0/1). ``next_in_list``: the next order is one of the N orders (dropped by
+    effective order), so method 7's method-4 step has smoothed it too."""
+    k = len(t)
+    ms, ts = list(m) + [next_match], list(t) + [next_total]
+    ps: list = [Fraction(ms[n], ts[n] if ts[n] > 1 else 1) if ms[n] else None for n in range(k + 1)]
+    if method in ("nltk4", "nltk7") and c > 1:
+        # line 659: numerator = 1 / (2**incvnt * self.k / math.log(hyp_len)), incvnt = 1, 2, ...
+        zeros = 0
+        for n in range(k + 1 if next_in_list else k):
+            if ms[n] == 0:
+                zeros += 1
+                ps[n] = product([log(Fraction(c)), Fraction(1, 2 ** zeros * (ts[n] if ts[n] > 1 else 1)) / value])
+    if method == "nltk4":
+        if c <= 1:
+            # no smoothing, and corpus_bleu sums w_n log p_n over p_n > 0 only (line 279, from
+            # 3.6.6; before it math.log(0) raises): a zero order is left out, as if p_n = 1
+            return [p if p is not None else _ONE for p in ps[:k]]
+        return ps[:k]
+    # method5, lines 674-678: m[-1] = p_1 + 1; p'_n = (p'_{n-1} + p_n + p_{n+1}) / 3 with the
+    # precisions as method4 left them (method7); p_{N+1} is the next order's raw precision
+    # (a fresh modified_precision), or method 4's value when effective order dropped it
+    raw = [p if p is not None else Fraction(0) for p in ps]
+    ps = ps[:k]
+    prev = total([raw[0], _ONE])
+    for n in range(k):
+        prev = product([total([prev, raw[n], raw[n + 1]]), Fraction(1, 3)])
+        ps[n] = prev
+    return ps
+
+
 def _brevity(c: int, r) -> Fraction:
     """BP = 1 if c >= r, else exp(1 - r/c) (Papineni et al. 2002 eq. 1), 0 for c = 0 < r (the limit)."""
     if c >= r:
@@ -198,11 +234,12 @@ def _effective_order(settings, totals, weights, parts, extra):
     return used, [w / kept for w in weights[:used]], None
 
 
-def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
+def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0, next_total=0):
     """(value, parts, extra stats) of BLEU from pooled statistics, under canonical ``settings``.
 
     value = BP * prod_n p_n ** w_n (module docstring); ``next_match`` is
-    m_{N+1}, used by cc5 and cc7 only.
+    m_{N+1}, used by cc5, cc7, nltk5 and nltk7 only, ``next_total`` t_{N+1}, used
+    by nltk5 and nltk7 only.
     """
     N = int(settings["order"])
     weights = _weights(settings)
@@ -239,7 +276,8 @@ def bleu_from_stats(matches, totals, hyp_len, ref_len, settings, next_match=0):
     if why is not None:
         return why, parts, extra
     nxt = matches[used] if used < N else next_match
-    ps = _smoothed(method, value_param, matches[:used], totals[:used], c, nxt)
+    nxt_t = totals[used] if used < N else next_total
+    ps = _smoothed(method, value_param, matches[:used], totals[:used], c, nxt, nxt_t, used < N)
     undefined = None
     zero = False
     for n in range(N):

@@ -100,7 +100,7 @@ def bleu_values(inputs, settings_list: list) -> list:
             key = (tc, st["R"][rule], smooth_key, eff, "corpus")
             v = value_cache.get(key)
             if v is None:
-                v, _, _ = bleu_from_stats(st["M"][:N], st["T"][:N], st["C"], st["R"][rule], s, st["M"][N])
+                v, _, _ = bleu_from_stats(st["M"][:N], st["T"][:N], st["C"], st["R"][rule], s, st["M"][N], st["T"][N])
                 value_cache[key] = v
             out.append(v)
             continue
@@ -118,7 +118,7 @@ def bleu_values(inputs, settings_list: list) -> list:
                 if t is None:
                     t = fast_segment_term(sg[0], sg[1], sg[2], rs[i], s)
                     if t is None:
-                        t, _, _ = bleu_from_stats(sg[0][:N], sg[1][:N], sg[2], rs[i], s, sg[0][N])
+                        t, _, _ = bleu_from_stats(sg[0][:N], sg[1][:N], sg[2], rs[i], s, sg[0][N], sg[1][N])
                     seg_cache[k2] = t
                 terms.append(t)
             bad = next((i for i, t in enumerate(terms) if isinstance(t, Undefined)), None)

@@ -59,7 +59,7 @@ ideal), sum the per-query values per query category once, and combine the
 categories for each query-set choice. A mean of thousands of closed forms
 (sentence-level BLEU) is kept as a ``TermMean``, whose certified bounds come
 from integer fixed-point arithmetic. Bounds: at most 20,000 settings per
-claim; sentence-level BLEU under smoothing cc4-cc7 is searched up to
+claim; sentence-level BLEU under smoothing cc4-cc7 and nltk4-nltk7 is searched up to
 ``SENTENCE_MEAN_CC_LIMIT`` segments (the audit notes what it left out).
 
 Command: ``metric-conformance audit FIGURE key=value ...`` or ``--claims

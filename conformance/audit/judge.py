@@ -21,6 +21,9 @@ VERDICTS = ("consistent", "consistent only under undeclared settings", "inconsis
 
 # ------------------------------------------------------------------ comparison
 
+# smoothings whose sentence-level values are closed forms with logarithms or long sums
+_SLOW_SMOOTHING = ("cc4", "cc5", "cc6", "cc7", "nltk4", "nltk5", "nltk7")
+
 def _scaled(x, scale: int):
     if scale == 1:
         return x
@@ -149,10 +152,10 @@ def audit(claim: Claim) -> Audit:
     notes = list(getattr(claim, "notes", []))
     if claim.metric == "bleu" and isinstance(claim.inputs, dict) and \
             len(claim.inputs.get("hypotheses") or ()) > SENTENCE_MEAN_CC_LIMIT:
-        keep = [i == 0 or not (s["level"] == "sentence-mean" and s["smoothing"] in ("cc4", "cc5", "cc6", "cc7"))
+        keep = [i == 0 or not (s["level"] == "sentence-mean" and s["smoothing"] in _SLOW_SMOOTHING)
                 for i, s in enumerate(settings_list)]
         if not all(keep):
-            notes.append(f"not searched: level=sentence-mean with smoothing cc4-cc7 ({keep.count(False)} settings; "
+            notes.append(f"not searched: level=sentence-mean with smoothing cc4-cc7, nltk4-nltk7 ({keep.count(False)} settings; "
                          f"searched only up to {SENTENCE_MEAN_CC_LIMIT} segments)")
             settings_list = [s for s, k in zip(settings_list, keep) if k]
     values = compute_settings(claim.metric, claim.inputs, settings_list, claim.part)

@@ -13,7 +13,8 @@ from conformance.audit.signatures import ClaimError
 
 _BLEU = {"tokenizer": ("none", "13a", "intl", "char"), "case": ("mixed", "lower"),
          "ref_length": ("closest-shorter", "closest-first", "shortest", "average"),
-         "smoothing": ("none", "floor", "add-k", "exp", "cc4", "cc5", "cc6", "cc7", "coco"),
+         "smoothing": ("none", "floor", "add-k", "exp", "cc4", "cc5", "cc6", "cc7", "coco",
+                       "nltk4", "nltk5", "nltk7"),
          "no_match": ("smooth", "zero"), "effective_order": ("no", "yes")}
 _WORDS = {"tokenize": ("whitespace", "spaces", "jiwer"), "case": ("mixed", "lower"), "punctuation": ("keep", "remove"),
           "aggregate": ("corpus", "mean", "contiguous"), "empty_reference": ("undefined", "insertions")}

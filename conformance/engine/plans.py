@@ -28,8 +28,9 @@ def _scale(s: Mapping) -> Fraction:
 
 
 def _bleu_upper(s: Mapping) -> Fraction | None:
-    """1 (or 100); none under Chen and Cherry 5 and 7, whose averaged counts can exceed the totals."""
-    return None if s.get("smoothing") in ("cc5", "cc7") else _scale(s)
+    """1 (or 100); none under Chen and Cherry 5 and 7 and NLTK's 5 and 7, whose averaged
+    counts (precisions) can exceed the totals (1)."""
+    return None if s.get("smoothing") in ("cc5", "cc7", "nltk5", "nltk7") else _scale(s)
 
 
 def _permute_segments(inputs, data):

@@ -131,7 +131,7 @@ def bleu_statistics(draw, order: int = 4, max_segments: int = 4, max_len: int = 
     can have. Per segment: a length c_i, totals max(c_i - n + 1, 0), matches non-increasing
     in n and at most the totals (all of them now and then: a perfect hypothesis; none now
     and then), a reference length r_i (a half-integer now and then: the average rule);
-    the corpus sums them, with m_{N+1} for smoothing cc5 and cc7."""
+    the corpus sums them, with m_{N+1} and t_{N+1} for the smoothings that read order N+1."""
     n_seg = draw(st.integers(1, max_segments))
     m, t = [0] * (order + 1), [0] * (order + 1)
     c, r = 0, Fraction(0)
@@ -149,4 +149,4 @@ def bleu_statistics(draw, order: int = 4, max_segments: int = 4, max_len: int = 
         r += draw(st.integers(0, 2 * max_len)) + (Fraction(1, 2) if draw(st.integers(0, 9)) == 0 else 0)
     ref_len = int(r) if r.denominator == 1 else str(r)
     return {"matches": m[:order], "totals": t[:order], "hyp_len": c, "ref_len": ref_len,
-            "next_order_matches": m[order]}
+            "next_order_matches": m[order], "next_order_totals": t[order]}
