@@ -32,6 +32,9 @@ Knobs and the arguments they set:
 - ``average``: ``micro``, ``macro``, ``weighted``, ``binary`` (with ``pos_label``,
   default 1) and ``none`` -> ``average=None`` (an array, returned here as
   ``{label: value}`` keyed by sklearn's own label order).
+- ``average=samples`` and multilabel indicator input (rows of 0/1, ``input_forms``)
+  go to the same calls: scikit-learn reads rows as a 'multilabel-indicator'
+  target, ``labels`` as column indices, and ``accuracy_score`` as subset accuracy.
 - ``zero_division``: ``zero`` -> ``"warn"`` (the default; sets 0 and warns),
   ``one`` -> ``1``, ``exclude`` -> ``np.nan`` (NaN per class, left out of the
   averages by ``_nanaverage``). ``undefined`` -> ``np.nan`` only where nothing is
@@ -77,7 +80,7 @@ _PRF = ("precision", "recall", "f1")
 
 def _prf_caps(extra: Mapping | None = None) -> dict:
     caps = {"label_set": _LABEL_SETS, "outside": ("error", "keep"),
-            "average": ("micro", "macro", "weighted", "none", "binary"),
+            "average": ("micro", "macro", "weighted", "none", "binary", "samples"),
             "zero_division": ("zero", "one", "undefined", "exclude")}
     caps.update(extra or {})
     return caps
@@ -110,6 +113,9 @@ class SKLearn(Adapter):
         "classification_report": {"label_set": _LABEL_SETS, "outside": ("keep",),
                                   "zero_division": ("zero", "one", "exclude")},
     }
+    # multilabel indicator rows (n x L of 0/1) go to the same calls: scikit-learn reads them
+    # as 'multilabel-indicator' targets (sklearn.utils.multiclass.type_of_target)
+    input_forms = {m: ("multilabel",) for m in ("precision", "recall", "f1", "accuracy")}
     profiles = {
         # confusion_matrix(labels=None); with labels, samples outside them are eliminated
         "confusion_matrix": {"label_set": "auto", "outside": "drop"},
@@ -241,7 +247,11 @@ class SKLearn(Adapter):
                 if metric in _PRF and options.get("outside") == "error" and options.get("average") != "binary" \
                         and inputs.get("labels") is not None:
                     declared = set(inputs["labels"])
-                    stray = next((y for y in y_true + y_pred if y not in declared), None)
+                    if y_true and isinstance(y_true[0], (list, tuple)):   # indicator rows: the columns
+                        stray = next((j for row in y_true + y_pred for j, x in enumerate(row)
+                                      if x and j not in declared), None)
+                    else:
+                        stray = next((y for y in y_true + y_pred if y not in declared), None)
                     if stray is not None:
                         raise Skip(f"outside=error: with average={options.get('average')!r} sklearn counts the "
                                    f"samples of label {stray!r}, outside labels={list(inputs['labels'])} (its docs: "

@@ -87,6 +87,7 @@ from fractions import Fraction
 
 from .conventions import InputError, Knob, Metric, Result
 from .exact import Undefined
+from .multilabel import indicator_tally, is_multilabel, subset_accuracy
 from .tally import Tally, tally
 
 _SK = "scikit-learn sklearn.metrics"
@@ -113,8 +114,10 @@ OUTSIDE_PRF = Knob(
     choices=("error", "drop", "keep"), sources=_OUTSIDE_SOURCES)
 AVERAGE = Knob(
     "average", "how per-class values are combined", "macro",
-    choices=("micro", "macro", "weighted", "none", "binary"),
+    choices=("micro", "macro", "weighted", "none", "binary", "samples"),
     sources={"micro": f"{_SK}: pool tp, fp, fn over the classes",
+             "samples": f"{_SK} average='samples' (multilabel indicator input only): 'Calculate metrics for "
+                        "each instance, and find their average'",
              "macro": f"{_SK}: unweighted mean of the per-class values",
              "weighted": f"{_SK}: mean weighted by support",
              "none": f"{_SK} average=None: the per-class values",
@@ -205,18 +208,23 @@ def _settle(x, zd: str):
     return Undefined(x.reason + (" (zero_division=exclude)" if zd == "exclude" else ""))
 
 
+_NEVER = {"class": "it is never predicted", "label": "it is never predicted",
+          "sample": "no label is predicted for it"}
+_NONE = {"class": "it has no samples", "label": "no sample has it", "sample": "it has no true label"}
+
+
 def _per_class(t: Tally, which: str, beta2: Fraction = Fraction(1)) -> list:
     if type(beta2) is Fraction and beta2.denominator == 1:
         beta2 = beta2.numerator   # integer counts stay integers: one Fraction per class
     out = []
     for c, tp, fp, fn in zip(t.classes, t.tp, t.fp, t.fn):
         if which == "precision":
-            out.append(_ratio(tp, tp + fp, f"precision of class {c!r}: it is never predicted (tp + fp = 0)"))
+            out.append(_ratio(tp, tp + fp, f"precision of {t.unit} {c!r}: {_NEVER[t.unit]} (tp + fp = 0)"))
         elif which == "recall":
-            out.append(_ratio(tp, tp + fn, f"recall of class {c!r}: it has no samples (tp + fn = 0)"))
+            out.append(_ratio(tp, tp + fn, f"recall of {t.unit} {c!r}: {_NONE[t.unit]} (tp + fn = 0)"))
         else:
             out.append(_ratio((1 + beta2) * tp, (1 + beta2) * tp + beta2 * fn + fp,
-                              f"F of class {c!r}: its denominator (1+b^2)tp + b^2 fn + fp is 0"))
+                              f"F of {t.unit} {c!r}: its denominator (1+b^2)tp + b^2 fn + fp is 0"))
     return out
 
 
@@ -285,14 +293,26 @@ _NO_SAMPLES = "no samples"
 
 def _prf(which: str):
     def compute(inputs, settings: dict) -> Result:
-        t, pos_label = tally(inputs, settings, with_matrix=False)
+        average = settings["average"]
+        if is_multilabel(inputs):
+            t, pos_label = indicator_tally(inputs, settings, "sample" if average == "samples" else "label"), None
+        elif average == "samples":
+            raise InputError("average=samples averages over the samples of multilabel indicator input (rows of "
+                             "0/1); y_true is a list of labels (scikit-learn: 'Sample-based precision, recall, "
+                             "fscore is not meaningful outside multilabel classification')", item="y_true")
+        else:
+            t, pos_label = tally(inputs, settings, with_matrix=False)
         # F_inf: the limit of (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp) is R
         what = "recall" if which == "f1" and settings.get("beta") == "inf" else which
         beta2 = Fraction(settings.get("beta", "1")) ** 2 if what == "f1" else Fraction(1)
         values = _per_class(t, what, beta2)
-        average = settings["average"]
         per_class = {c: _settle(v, settings["zero_division"]) for c, v in zip(t.classes, values)}
-        parts = {"per_class": per_class}
+        parts = {"per_sample" if t.unit == "sample" else "per_class": per_class}
+        if average == "samples":
+            if t.n == 0:
+                return Result(Undefined(_NO_SAMPLES), stats=t.stats(), parts=parts)
+            return Result(_average(t, values, "macro", settings["zero_division"], None), stats=t.stats(),
+                          parts=parts)
         if t.n == 0:
             return Result(Undefined(_NO_SAMPLES), stats=t.stats(), parts=parts)
         if average == "binary":
@@ -307,11 +327,18 @@ def _prf(which: str):
     return compute
 
 
+def _single_label(inputs, metric: str, note: str = "") -> None:
+    if is_multilabel(inputs):
+        raise InputError(f"y_true: rows of indicators (multilabel input); {metric} is defined here for "
+                         f"single-label data, a list of labels{note}", item="y_true")
+
+
 def compute_confusion_matrix(inputs, settings: dict) -> Result:
     """C[i][j] = #{samples with true label c_i and predicted label c_j}, counted pair by pair
     (document 003: cm[label, pred] += 1 per pair; sklearn confusion_matrix); under
     ``normalize`` divided by its row sums (true), column sums (pred) or the total (all),
     a 0/0 entry 0 (sklearn: nan_to_num after the division)."""
+    _single_label(inputs, "confusion_matrix", " (scikit-learn: multilabel_confusion_matrix)")
     t, _ = tally(inputs, settings)
     parts = {"labels": list(t.classes)}
     how = settings.get("normalize", "none")
@@ -332,7 +359,11 @@ def compute_confusion_matrix(inputs, settings: dict) -> Result:
 
 
 def compute_accuracy(inputs, settings: dict) -> Result:
-    """accuracy = trace(C) / N (document 003: cm.diagonal().sum() / cm.sum())."""
+    """accuracy = trace(C) / N (document 003: cm.diagonal().sum() / cm.sum()); on
+    multilabel indicator input, subset accuracy (``oracle.multilabel``)."""
+    if is_multilabel(inputs):
+        value, stats = subset_accuracy(inputs, settings)
+        return Result(value if value is not None else Undefined(_NO_SAMPLES), stats=stats)
     t, _ = tally(inputs, settings, with_matrix=False)
     correct = sum(t.tp)
     value = Fraction(correct, t.n) if t.n else Undefined(_NO_SAMPLES)
@@ -342,6 +373,7 @@ def compute_accuracy(inputs, settings: dict) -> Result:
 def compute_per_class_accuracy(inputs, settings: dict) -> Result:
     """a_k = C_kk / sum_j C_kj (document 003); a class with no samples is Undefined (not measured).
     Its statistics keep the matrix: document 003 derives the value from it."""
+    _single_label(inputs, "per_class_accuracy")
     t, _ = tally(inputs, settings)
     value = {}
     for c, tp, s in zip(t.classes, t.tp, t.support):
@@ -352,6 +384,7 @@ def compute_per_class_accuracy(inputs, settings: dict) -> Result:
 def compute_balanced_accuracy(inputs, settings: dict) -> Result:
     """Mean of R_k over the classes with support; adjusted: (score - 1/K)/(1 - 1/K)
     with K the number of those classes (sklearn balanced_accuracy_score)."""
+    _single_label(inputs, "balanced_accuracy", " (scikit-learn: 'multilabel-indicator is not supported')")
     t, _ = tally(inputs, settings, with_matrix=False)
     recalls = {c: Fraction(tp, s) for c, tp, s in zip(t.classes, t.tp, t.support) if s}
     parts = {"per_class_recall": recalls}
@@ -372,6 +405,7 @@ def compute_balanced_accuracy(inputs, settings: dict) -> Result:
 
 def compute_classification_report(inputs, settings: dict) -> Result:
     """sklearn classification_report(output_dict=True) layout with exact values."""
+    _single_label(inputs, "classification_report")
     t, _ = tally(inputs, settings)
     if t.n == 0:
         return Result(Undefined(_NO_SAMPLES), stats=t.stats())

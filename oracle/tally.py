@@ -55,6 +55,8 @@ class _Kind:
 
 def _read(inputs, settings: dict):
     """(y_true, y_pred, classes or None for union, pos_label) after validation."""
+    from .multilabel import columns_as_labels
+    inputs = columns_as_labels(inputs)
     if not isinstance(inputs, dict):
         raise InputError(f"inputs: expected an object with y_true and y_pred, got {type(inputs).__name__}")
     unknown = sorted(set(inputs) - set(_FIELDS))
@@ -202,6 +204,7 @@ class Tally:
     fp: list
     fn: list
     support: list
+    unit: str = "class"   # what the counts are per: a class; a label or a sample (multilabel input)
 
     @property
     def all_inside(self) -> bool:
@@ -214,6 +217,8 @@ class Tally:
                "support": list(self.support)}
         if self.matrix is None:
             del out["matrix"]
+        if self.unit != "class":
+            out["unit"] = self.unit
         return out
 
 

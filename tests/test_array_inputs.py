@@ -45,7 +45,9 @@ def test_string_arrays():
     (np.array([1.0, 2.0]), r"y_true\[0\]: 1.0 is a float"),
     (np.array([np.nan, 1.0]), r"y_true\[0\]: NaN is not a label"),
     (np.array([True, False]), r"y_true\[0\]: a boolean label"),
-    (np.array([[1, 2], [3, 4]]), r"y_true: expected a 1-d array of labels, got 2 dimensions"),
+    # 2-d is multilabel indicator input (oracle.multilabel): here beside 1-d predictions
+    (np.array([[1, 2], [3, 4]]), r"y_pred: a list of labels beside indicator rows"),
+    (np.array([[[1], [2]], [[3], [4]]]), r"y_true: expected a 1-d array of labels, got 3 dimensions"),
 ])
 def test_array_errors_are_the_typed_errors_of_lists(bad, message):
     with pytest.raises(InputError, match=message):

@@ -291,7 +291,7 @@ def test_bad_input_is_a_typed_error_naming_the_item(metric, conv, inputs, messag
     assert message in str(e.value)
 
 
-@pytest.mark.parametrize("metric,conv", [("precision", {"average": "samples"}), ("f1", {"beta": "-1"}),
+@pytest.mark.parametrize("metric,conv", [("precision", {"average": "sample"}), ("f1", {"beta": "-1"}),
                                          ("balanced_accuracy", {"adjusted": "maybe"}), ("accuracy", {"average": "micro"}),
                                          ("confusion_matrix", {"outside": "keep"})])
 def test_bad_knob_is_a_convention_error(metric, conv):

@@ -48,6 +48,11 @@ NO_EFFECT.update({
 # rarer among the drawn settings, so more examples
 RARE = {(m, "no_weight"): 3000 for m in ("precision", "recall", "f1", "classification_report",
                                          "entity_f1", "entity_precision", "entity_report")}
+# the recall level of interpolated precision changes the value only where the query's
+# precision-recall curve steps between the two levels drawn (several relevant documents
+# retrieved at spread ranks): 300 examples found it in the full test run but not when this
+# file runs alone (the cause of that difference is not known); 3000 find it either way
+RARE[("interpolated_precision", "recall_cutoff")] = 3000
 # knobs whose effect the strategies do not reach yet (found by this test at 300 examples):
 # skipped in the default run, run under HYPOTHESIS_PROFILE=nightly (2000 examples), where
 # they fail until the strategies reach them. Empty: every knob's effect is reached.

@@ -21,6 +21,9 @@ class Plan:
     lower: Callable[[Mapping], Fraction | None] = lambda s: Fraction(0)   # None: no lower bound
     invariances: Mapping[str, Callable] = field(default_factory=dict)  # name -> (inputs, data) -> inputs
     identity: Callable | None = None                          # (inputs, settings) -> (inputs', exact value) | None
+    # other shapes of input the metric takes (multilabel indicator rows, say): name ->
+    # (settings -> whether the form applies, settings -> strategy of inputs of that form)
+    forms: Mapping[str, tuple] = field(default_factory=dict)
 
 
 def _scale(s: Mapping) -> Fraction:
@@ -115,7 +118,7 @@ PLANS: dict[str, Plan] = {
 from conformance.strategies import classification as SC  # noqa: E402
 
 PLANS.update({name: Plan(name, SC.for_settings, upper=SC.upper(name), invariances=SC.invariances(name),
-                         identity=SC.perfect_prediction(name)) for name in SC.METRICS})
+                         identity=SC.perfect_prediction(name), forms=SC.forms(name)) for name in SC.METRICS})
 # chance-adjusted balanced accuracy goes down to -1/(K-1)
 PLANS["balanced_accuracy"] = Plan(
     "balanced_accuracy", SC.for_settings, upper=SC.upper("balanced_accuracy"),

@@ -2,6 +2,9 @@
 
 - ``oracle-equal``: the library equals the oracle under its declared profile
   (and ``oracle-equal[knob=value]`` under each other setting it offers);
+  ``oracle-equal{form}``, ``oracle-equal{form}[knob=value]``: the same on another
+  shape of input the metric takes (``Plan.forms``: multilabel indicator rows),
+  for the adapters that declare it (``input_forms``) and the settings it fits;
 - ``statistics``: its sufficient statistics equal the oracle's;
 - ``bounds``: the value lies within the metric's range;
 - ``invariance:<name>``: a transformation that must not change the value
@@ -77,6 +80,10 @@ def property_names(adapter, metric: str) -> list[str]:
     if plan is None or metric not in adapter.capabilities:
         return []
     names = ["oracle-equal"] + [f"oracle-equal[{v}]" for v, _ in _variants(adapter, metric)]
+    for form in getattr(adapter, "input_forms", {}).get(metric, ()):
+        fits = plan.forms[form][0]
+        names += [f"oracle-equal{{{form}}}" + (f"[{v}]" if v else "")
+                  for v, s in [("", adapter.profile(metric))] + _variants(adapter, metric) if fits(s)]
     if metric in getattr(adapter, "statistics", ()):
         names.append("statistics")
     names.append("bounds")
@@ -87,7 +94,17 @@ def property_names(adapter, metric: str) -> list[str]:
     return names
 
 
+def _form(prop: str) -> tuple[str, str | None]:
+    """(property without its input form, the form): 'oracle-equal{multilabel}[x=y]' ->
+    ('oracle-equal[x=y]', 'multilabel')."""
+    if not prop.startswith("oracle-equal{"):
+        return prop, None
+    form, rest = prop[len("oracle-equal{"):].split("}", 1)
+    return "oracle-equal" + rest, form
+
+
 def _settings_for(adapter, metric: str, prop: str) -> dict:
+    prop = _form(prop)[0]
     if prop.startswith("oracle-equal["):
         want = prop[len("oracle-equal["):-1]
         for v, s in _variants(adapter, metric):
@@ -181,14 +198,17 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         fields["inputs"] = inputs
         raise Finding(fields)
 
+    form = _form(prop)[1]
+    strategy = plan.forms[form][1](settings) if form else plan.inputs(settings)
+
     def check(data):
         from hypothesis import reject
-        inputs = data.draw(plan.inputs(settings), label="inputs")
+        inputs = data.draw(strategy, label="inputs")
         try:
             m.compute(inputs, settings)
         except (InputError, ConventionError):
             reject()
-        base = prop.split("[")[0]
+        base = _form(prop)[0].split("[")[0]
         if base.startswith("invalid:"):
             bad = mutate(base.split(":", 1)[1], metric, inputs)
             if bad is None:

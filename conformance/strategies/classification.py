@@ -1,4 +1,5 @@
-"""Hypothesis strategies for classification inputs (label pairs).
+"""Hypothesis strategies for classification inputs (label pairs, and multilabel
+indicator rows).
 
 Labels come from a small set (ints or strings) so that classes repeat. The
 predictions are made by perturbing the truth, sample by sample: kept
@@ -63,10 +64,69 @@ def classification_inputs(draw, max_samples: int = 12, min_samples: int = 1, dec
     return out
 
 
+@st.composite
+def multilabel_inputs(draw, max_samples: int = 10, max_labels: int = 5, declare: bool | None = None,
+                      outside: bool = False):
+    """Multilabel indicator inputs: n rows of L 0/1 indicators. Each label has its own
+    prevalence (some labels rare, one now and then never true), and each prediction is
+    the truth kept, flipped, or drawn at the label's prevalence; now and then a row is
+    all 0 (a sample with no label) or copied exactly. Declared columns (always with
+    ``outside``, which leaves the others out) come in a shuffled order, a subset under
+    ``outside``."""
+    n = draw(st.integers(0 if draw(st.integers(0, 9)) == 0 else 1, max_samples), label="samples")
+    width = draw(st.integers(2, max_labels), label="labels")
+    prevalence = [draw(st.sampled_from((0, 1, 2, 5, 8))) for _ in range(width)]   # in tenths
+    y_true, y_pred = [], []
+    for _ in range(n):
+        row = [1 if draw(st.integers(0, 9)) < prevalence[j] else 0 for j in range(width)]
+        if draw(st.integers(0, 7)) == 0:
+            row = [0] * width
+        mode = draw(st.integers(0, 5))
+        pred = []
+        for j, x in enumerate(row):
+            op = draw(st.integers(0, 4))
+            if mode == 0 or op <= 2:
+                pred.append(x)
+            elif op == 3:
+                pred.append(1 - x)
+            else:
+                pred.append(1 if draw(st.integers(0, 9)) < prevalence[j] else 0)
+        y_true.append(row)
+        y_pred.append(pred)
+    out = {"y_true": y_true, "y_pred": y_pred}
+    if n and (outside or (declare if declare is not None else draw(st.booleans(), label="declare labels"))):
+        cols = list(draw(st.permutations(range(width))))
+        if outside:
+            cols = cols[:draw(st.integers(1, width))]
+        out["labels"] = cols
+    return out
+
+
+def _multilabel_fits(settings) -> bool:
+    """Multilabel input has no single positive class (average=binary); ``samples`` is
+    drawn as multilabel by ``for_settings`` itself."""
+    return settings.get("average") not in ("binary", "samples")
+
+
+def _multilabel_for(settings) -> st.SearchStrategy:
+    return multilabel_inputs(outside=settings.get("outside") in ("drop", "keep"),
+                             declare=True if settings.get("label_set") == "declared" else None)
+
+
+def forms(metric: str) -> dict:
+    """The other input shapes a metric takes (``Plan.forms``): multilabel indicator rows
+    for precision, recall, F and (subset) accuracy."""
+    if metric in ("precision", "recall", "f1", "accuracy"):
+        return {"multilabel": (_multilabel_fits, _multilabel_for)}
+    return {}
+
+
 def for_settings(settings) -> st.SearchStrategy:
     """The strategy that fits a metric's settings: outside labels only where the
     ``outside`` policy accepts them, two classes under ``average=binary``, a
-    declared list under ``label_set=declared``."""
+    declared list under ``label_set=declared``, multilabel rows under ``average=samples``."""
+    if settings.get("average") == "samples":
+        return _multilabel_for(settings)
     return classification_inputs(
         outside=settings.get("outside") in ("drop", "keep"),
         binary=settings.get("average") == "binary",
