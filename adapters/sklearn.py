@@ -9,6 +9,8 @@
 | ``f1`` | ``f1_score`` (beta 1) or ``fbeta_score(beta=float(beta))`` |
 | ``balanced_accuracy`` | ``balanced_accuracy_score(y_true, y_pred, adjusted=...)`` |
 | ``classification_report`` | ``classification_report(..., labels, output_dict=True, zero_division)`` |
+| ``score_average_precision`` | ``average_precision_score(y_true, y_score, average)`` (``_sklearn_scores``) |
+| ``label_ranking_average_precision`` | ``label_ranking_average_precision_score(y_true, y_score)`` |
 
 Knobs and the arguments they set:
 
@@ -73,6 +75,8 @@ from typing import Mapping
 from conformance.protocol import ANY, Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
+from . import _sklearn_scores as _scores
+
 _LABEL_SETS = ("auto", "declared", "union")
 _ZD_ARG = {"zero": "warn", "one": 1, "undefined": "nan", "exclude": "nan"}
 _PRF = ("precision", "recall", "f1")
@@ -112,6 +116,7 @@ class SKLearn(Adapter):
         "balanced_accuracy": {"label_set": _LABEL_SETS, "outside": ("error",), "adjusted": ("no", "yes")},
         "classification_report": {"label_set": _LABEL_SETS, "outside": ("keep",),
                                   "zero_division": ("zero", "one", "exclude")},
+        **_scores.CAPABILITIES,
     }
     # multilabel indicator rows (n x L of 0/1) go to the same calls: scikit-learn reads them
     # as 'multilabel-indicator' targets (sklearn.utils.multiclass.type_of_target)
@@ -134,6 +139,7 @@ class SKLearn(Adapter):
         # classification_report(labels=None, zero_division='warn', output_dict=True)
         "classification_report": {"label_set": "auto", "outside": "keep", "zero_division": "zero",
                                   "no_weight": "unweighted"},
+        **_scores.PROFILES,
     }
     profile_sources = {
         "confusion_matrix": {"outside": "sklearn/metrics/_classification.py:451-453 confusion_matrix(labels=...): "
@@ -147,6 +153,7 @@ class SKLearn(Adapter):
               "no_weight": "sklearn/utils/extmath.py _nanaverage (precision_recall_fscore_support, "
                            "_classification.py:2212-2215): 'except ZeroDivisionError: # this is when all weights "
                            "are zero, then ignore them' (since 1.3)"},
+        **_scores.SOURCES,
     }
     # releases whose rule differs: before 1.3, weights.sum() == 0 took its own branch
     eras = (
@@ -171,6 +178,7 @@ class SKLearn(Adapter):
         "f1": Tolerance(ulps=8),
         "balanced_accuracy": Tolerance(ulps=8, abs=Fraction(1, 10 ** 14)),
         "classification_report": Tolerance(ulps=8),
+        **_scores.TOLERANCES,
     }
 
     # ------------------------------------------------------------ configuration
@@ -201,6 +209,8 @@ class SKLearn(Adapter):
         return None
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        if metric in _scores.METRICS:
+            return {"average": settings.get("average")}
         opts: dict = {"label_set": settings["label_set"]}
         if "outside" in settings and settings.get("average") not in (None, "binary"):
             opts["outside"] = settings["outside"]
@@ -224,6 +234,8 @@ class SKLearn(Adapter):
         import numpy as np
         from sklearn import metrics as M
 
+        if metric in _scores.METRICS:
+            return _scores.call(metric, options, inputs)
         y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
         labels = _labels_arg(options["label_set"], inputs)
         zd = options.get("zero_division", "warn")

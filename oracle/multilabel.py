@@ -46,20 +46,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .conventions import InputError
-from .tally import Tally
+from .tally import Tally, _width
 
 _FIELDS = ("y_true", "y_pred", "labels", "pos_label")
-
-
-def _width(y) -> int | None:
-    """The number of columns of 2-d input (an array, or a list whose first item is a row),
-    else None."""
-    shape = getattr(y, "shape", None)
-    if shape is not None and not isinstance(y, (list, tuple)):
-        return shape[1] if len(shape) == 2 else None
-    if isinstance(y, (list, tuple)) and len(y) > 0 and isinstance(y[0], (list, tuple)):
-        return len(y[0])
-    return None
 
 
 def is_multilabel(inputs) -> bool:
@@ -69,22 +58,6 @@ def is_multilabel(inputs) -> bool:
         return False
     width = _width(inputs.get("y_true"))
     return width is not None and width >= 2
-
-
-def columns_as_labels(inputs):
-    """Input whose y_true and y_pred are one column each (n x 1) as lists of labels, the way
-    scikit-learn reads a column vector (``column_or_1d``, ``type_of_target``); other input
-    unchanged."""
-    if not isinstance(inputs, dict) or _width(inputs.get("y_true")) != 1:
-        return inputs
-    out = dict(inputs)
-    for name in ("y_true", "y_pred"):
-        y = inputs.get(name)
-        if hasattr(y, "shape") and not isinstance(y, (list, tuple)) and len(y.shape) == 2 and y.shape[1] == 1:
-            out[name] = y[:, 0]
-        elif isinstance(y, (list, tuple)) and all(isinstance(r, (list, tuple)) and len(r) == 1 for r in y):
-            out[name] = [r[0] for r in y]
-    return out
 
 
 def _rows(xs, name: str) -> list:

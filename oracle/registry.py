@@ -68,6 +68,8 @@ _WHERE = {
     "f1": "oracle.classification:F1",
     "balanced_accuracy": "oracle.classification:BALANCED_ACCURACY",
     "classification_report": "oracle.classification:CLASSIFICATION_REPORT",
+    "score_average_precision": "oracle.score_ranking:SCORE_AVERAGE_PRECISION",
+    "label_ranking_average_precision": "oracle.score_ranking:LABEL_RANKING_AVERAGE_PRECISION",
     "vqa_accuracy": "oracle.vqa:VQA_ACCURACY",
     "cross_modal_recall_at_k": "oracle.retrieval:RECALL_AT_K",
     "cider": "oracle.cider:CIDER",

@@ -53,9 +53,35 @@ class _Kind:
         return x
 
 
+def _width(y) -> int | None:
+    """The number of columns of 2-d input (an array, or a list whose first item is a row),
+    else None."""
+    shape = getattr(y, "shape", None)
+    if shape is not None and not isinstance(y, (list, tuple)):
+        return shape[1] if len(shape) == 2 else None
+    if isinstance(y, (list, tuple)) and len(y) > 0 and isinstance(y[0], (list, tuple)):
+        return len(y[0])
+    return None
+
+
+def columns_as_labels(inputs):
+    """Input whose y_true and y_pred are one column each (n x 1) as lists of labels, the way
+    scikit-learn reads a column vector (``column_or_1d``, ``type_of_target``; see
+    ``oracle.multilabel``); other input unchanged."""
+    if not isinstance(inputs, dict) or _width(inputs.get("y_true")) != 1:
+        return inputs
+    out = dict(inputs)
+    for name in ("y_true", "y_pred"):
+        y = inputs.get(name)
+        if hasattr(y, "shape") and not isinstance(y, (list, tuple)) and len(y.shape) == 2 and y.shape[1] == 1:
+            out[name] = y[:, 0]
+        elif isinstance(y, (list, tuple)) and all(isinstance(r, (list, tuple)) and len(r) == 1 for r in y):
+            out[name] = [r[0] for r in y]
+    return out
+
+
 def _read(inputs, settings: dict):
     """(y_true, y_pred, classes or None for union, pos_label) after validation."""
-    from .multilabel import columns_as_labels
     inputs = columns_as_labels(inputs)
     if not isinstance(inputs, dict):
         raise InputError(f"inputs: expected an object with y_true and y_pred, got {type(inputs).__name__}")

@@ -164,5 +164,12 @@ PLANS.update({
 })
 
 
+from conformance.strategies import scores as SCO  # noqa: E402
+
+
+PLANS.update({name: Plan(name, SCO.for_settings(name), invariances=SCO.invariances(name))
+              for name in ("score_average_precision", "label_ranking_average_precision")})
+
+
 def plan_for(metric: str) -> Plan | None:
     return PLANS.get(metric)

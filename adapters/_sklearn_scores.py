@@ -1,0 +1,70 @@
+"""scikit-learn's ranking metrics of scores (``sklearn.metrics``), for the sklearn
+adapter: ``average_precision_score(y_true, y_score, average=...)`` onto
+``score_average_precision`` and ``label_ranking_average_precision_score(y_true,
+y_score)`` onto ``label_ranking_average_precision``; both take NumPy arrays of the
+inputs (float64 scores: a float input is its own value, a rational string its
+nearest double)."""
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+from typing import Mapping
+
+from conformance.protocol import LibraryOutput
+from oracle.compare import Tolerance
+
+METRICS = ("score_average_precision", "label_ranking_average_precision")
+CAPABILITIES = {
+    "score_average_precision": {"ties": ("step",), "no_relevant": ("zero",),
+                                "average": ("macro", "micro", "weighted", "samples", "none")},
+    "label_ranking_average_precision": {"ties": ("step",), "no_relevant": ("one",)},
+}
+# average_precision_score(average='macro'); both score a problem without a relevant item
+# (0 and 1); a tied group is one threshold (precision_recall_curve, rankdata 'max')
+PROFILES = {
+    "score_average_precision": {"ties": "step", "no_relevant": "zero", "average": "macro"},
+    "label_ranking_average_precision": {"ties": "step", "no_relevant": "one"},
+}
+SOURCES = {
+    "score_average_precision": {
+        "average": "sklearn/metrics/_ranking.py average_precision_score(y_true, y_score, *, average='macro', ...)",
+        "ties": "sklearn/metrics/_ranking.py average_precision_score: 'AP = sum_n (R_n - R_{n-1}) P_n where P_n "
+                "and R_n are the precision and recall at the nth threshold' (one threshold per distinct score)",
+        "no_relevant": "sklearn/metrics/_ranking.py precision_recall_curve: 'No positive class found in y_true, "
+                       "recall is set to one for all thresholds' (so AP = 0); sklearn/metrics/_base.py "
+                       "_average_binary_score: weighted with zero support 'return 0'"},
+    "label_ranking_average_precision": {
+        "ties": "sklearn/metrics/_ranking.py label_ranking_average_precision_score: rankdata(scores_i, 'max')",
+        "no_relevant": "sklearn/metrics/_ranking.py label_ranking_average_precision_score: 'if relevant.size == 0 "
+                       "or relevant.size == n_labels: # If all labels are relevant or unrelevant, the score is "
+                       "also equal to 1'"},
+}
+# float64: per problem a cumulative sum, divisions and a sum of up to n terms (AP), or a
+# mean of ratios per sample, then a mean over the columns or samples: a few roundings
+# of relative 2**-53 per term
+TOLERANCES = {m: Tolerance(ulps=64, rel=Fraction(1, 10 ** 12)) for m in METRICS}
+
+
+def _array(x):
+    import numpy as np
+    if isinstance(x, list) and x and isinstance(x[0], list):
+        return np.array([[float(Fraction(v)) if isinstance(v, str) else v for v in row] for row in x], dtype=float)
+    return np.array([float(Fraction(v)) if isinstance(v, str) else v for v in x], dtype=float)
+
+
+def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+    import numpy as np
+    from sklearn import metrics as M
+
+    y_true = np.array(inputs["y_true"], dtype=int)
+    y_score = _array(inputs["y_score"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # "No positive class found in y_true"
+        if metric == "label_ranking_average_precision":
+            v = M.label_ranking_average_precision_score(y_true, y_score)
+            return LibraryOutput(value=float(v))
+        average = options.get("average", "macro")
+        v = M.average_precision_score(y_true, y_score, average=None if average == "none" else average)
+    if average == "none" and y_true.ndim == 2:
+        return LibraryOutput(value=[float(x) for x in v], raw=v)
+    return LibraryOutput(value=float(v))

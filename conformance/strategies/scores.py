@@ -1,0 +1,68 @@
+"""Hypothesis strategies for scores against binary relevance (``score_average_precision``,
+``label_ranking_average_precision``): indicator rows with per-label prevalence, and
+scores that tie often (a few levels, halves and tenths) with a signal toward the
+relevant entries now and then, as classifier scores do."""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+_LEVELS = (0, 0.1, 0.25, 0.5, 0.75, 0.9, 1)
+
+
+@st.composite
+def _score(draw, relevant: int, signal: int):
+    kind = draw(st.integers(0, 9))
+    if kind <= 5:
+        x = draw(st.sampled_from(_LEVELS))
+    elif kind <= 7:
+        x = draw(st.integers(-2, 3))
+    else:
+        x = draw(st.floats(-1, 1, allow_nan=False, allow_infinity=False, width=32))
+    # the signal: relevant entries raised now and then (scores are informative, not noise)
+    return x + 1 if relevant and signal and draw(st.integers(0, 2)) == 0 else x
+
+
+@st.composite
+def score_rows(draw, max_samples: int = 8, max_labels: int = 5, binary: bool | None = None):
+    """``{"y_true", "y_score"}``: rows (n x L), or one binary problem (``binary``: a list
+    of 0/1 and a list of scores), drawn at random when ``binary`` is None."""
+    if binary is None:
+        binary = draw(st.integers(0, 3)) == 0
+    n = draw(st.integers(1, max_samples), label="samples")
+    width = 1 if binary else draw(st.integers(2, max_labels), label="labels")
+    prevalence = [draw(st.sampled_from((0, 1, 3, 5, 9))) for _ in range(width)]   # in tenths
+    signal = draw(st.integers(0, 1))
+    rel = [[1 if draw(st.integers(0, 9)) < prevalence[j] else 0 for j in range(width)] for _ in range(n)]
+    scores = [[draw(_score(r[j], signal)) for j in range(width)] for r in rel]
+    if binary:
+        return {"y_true": [r[0] for r in rel], "y_score": [s[0] for s in scores]}
+    return {"y_true": rel, "y_score": scores}
+
+
+def for_settings(metric: str):
+    def strategy(settings):
+        return score_rows(binary=False if metric == "label_ranking_average_precision" else None)
+    return strategy
+
+
+def permute_samples(inputs, data):
+    """Rows (or the binary problem's entries) in another order: AP and LRAP do not depend
+    on it (AP ranks by score, LRAP averages over samples)."""
+    n = len(inputs["y_true"])
+    order = data.draw(st.permutations(range(n)), label="sample order")
+    return {k: [inputs[k][i] for i in order] for k in ("y_true", "y_score")}
+
+
+def permute_labels(inputs, data):
+    """Label columns in another order: LRAP, and AP under macro, micro, weighted and samples,
+    do not depend on it (the invariance runs at the profile's average; ``none`` lists the
+    columns in order and is not a profile here)."""
+    if not isinstance(inputs["y_true"][0], list):
+        return inputs
+    width = len(inputs["y_true"][0])
+    order = data.draw(st.permutations(range(width)), label="label order")
+    return {k: [[row[j] for j in order] for row in inputs[k]] for k in ("y_true", "y_score")}
+
+
+def invariances(metric: str) -> dict:
+    return {"sample-order": permute_samples, "label-order": permute_labels}

@@ -1,0 +1,283 @@
+"""Average precision of scores against binary relevance, as scikit-learn defines it
+for classifiers' scores: ``average_precision_score`` (per column of labels, or
+of one binary problem) and ``label_ranking_average_precision_score`` (LRAP, per
+sample over its labels).
+
+Inputs. ``score_average_precision``: ``{"y_true": [0, 1, ...], "y_score":
+[0.3, 0.9, ...]}`` (one binary problem), or rows: ``y_true`` n x L indicators
+(0/1, as in ``oracle.multilabel``) and ``y_score`` n x L scores.
+``label_ranking_average_precision``: rows only. A score is an int, a finite
+float (its exact binary value), a Fraction, or a numeric string ('1/3',
+'0.25'); NumPy arrays are read as the lists they hold.
+
+Step AP (scikit-learn's definition, sklearn/metrics/_ranking.py
+``average_precision_score``: "AP = sum_n (R_n - R_{n-1}) P_n where P_n and R_n
+are the precision and recall at the nth threshold"): the thresholds are the
+distinct scores, from the highest down. Items with equal scores form one group,
+scored at one threshold: with R relevant items in all, a group holding r_g
+relevant items, and cum_r, cum_n the relevant and all items scoring at least
+the group's score,
+
+    AP_step = (1/R) sum_g r_g * cum_r / cum_n.
+
+LRAP (scikit-learn ``label_ranking_average_precision_score``; Tsoumakas,
+Katakis and Vlahavas 2010, "Mining multi-label data"): per sample i with
+relevant labels Y_i, (1/|Y_i|) sum_{j in Y_i} |{k in Y_i: f_ik >= f_ij}| /
+|{k: f_ik >= f_ij}|, then the mean over the samples. Each relevant label's
+ratio is taken at the end of its tie group, so a sample's LRAP is its AP_step
+over its labels; only the no-relevant rule differs between the two metrics.
+
+Knobs
+- ``ties``: ``step`` (default: the definitions above, scikit-learn) or
+  ``expected`` (the mean over all orderings of the tied items of the AP of the
+  ranking, McSherry and Najork 2008, "Computing information retrieval
+  performance measures efficiently in the presence of tied scores", ECIR;
+  computed by ``oracle.ranking``'s ``average_precision`` with ``ties=expected``).
+- ``no_relevant``, a problem (column, sample, or the one binary problem) with
+  no relevant item, where R = 0 and AP is 0/0: ``undefined`` (default: the
+  definitions divide by R) or the library's value: ``zero`` for
+  ``score_average_precision`` (scikit-learn ``precision_recall_curve``: "No
+  positive class found in y_true, recall is set to one for all thresholds",
+  so every recall step is 0 and AP = 0; and a weighted average with no
+  support is 0, ``_average_binary_score``), ``one`` for LRAP (scikit-learn:
+  "If all labels are relevant or unrelevant, the score is also equal to 1").
+- ``average`` (score_average_precision on rows; scikit-learn's choices):
+  ``macro`` (default: the mean over the label columns), ``micro`` (all entries
+  as one binary problem), ``weighted`` (columns weighted by their number of
+  relevant entries), ``samples`` (the mean over the rows), ``none`` (the list
+  per column). On one binary problem there is nothing to average over.
+
+Degenerate and invalid inputs
+-----------------------------
+The table of degenerate and invalid inputs and what this module does with
+each is data: golden/bad_input/score_ranking.json (rendered in
+docs/bad-input.md; every row's examples run in tests/test_bad_input_tables.py).
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .conventions import InputError, Knob, Metric, Result
+from .exact import Undefined
+from .multilabel import _rows
+
+_SK = "scikit-learn sklearn/metrics/_ranking.py"
+_NO_RELEVANT = "no relevant item: AP divides by R = 0"
+
+
+def _score(x, where: str) -> Fraction:
+    if isinstance(x, bool):
+        raise InputError(f"{where}: a boolean score ({x}); scores are numbers", item=where)
+    if hasattr(x, "item") and not isinstance(x, (list, tuple, str)):
+        x = x.item()
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            raise InputError(f"{where}: score {x!r} is not a finite number", item=where)
+        return Fraction(x)
+    if isinstance(x, (int, Fraction)):
+        return Fraction(x)
+    if isinstance(x, str):
+        t = x.strip()
+        if len(t) > 100 or "_" in t:
+            raise InputError(f"{where}: score {x[:40]!r} is not a number of at most 100 characters", item=where)
+        exponent = t.lower().split("e")[1] if "e" in t.lower() else "0"
+        if exponent.lstrip("+-").isdigit() and abs(int(exponent)) > 400:
+            raise InputError(f"{where}: score {x!r} has an exponent beyond 400", item=where)
+        try:
+            return Fraction(t)
+        except (ValueError, ZeroDivisionError, IndexError):
+            raise InputError(f"{where}: score {x!r} is not a number (write '0.25', '1/3', '-2')", item=where) \
+                from None
+    raise InputError(f"{where}: expected a number as score, got {type(x).__name__}", item=where)
+
+
+def _listed(xs, name: str):
+    if hasattr(xs, "tolist") and not isinstance(xs, (list, tuple)):
+        xs = xs.tolist()
+    if not isinstance(xs, (list, tuple)):
+        raise InputError(f"{name}: expected a list, got {type(xs).__name__}", item=name)
+    return list(xs)
+
+
+def _read(inputs, rows_only: bool):
+    """(relevance rows, score rows, one binary problem?) checked: equal shapes."""
+    if not isinstance(inputs, dict):
+        raise InputError(f"inputs: expected an object with y_true and y_score, got {type(inputs).__name__}")
+    unknown = sorted(set(inputs) - {"y_true", "y_score"})
+    if unknown:
+        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are y_true, y_score", item=unknown[0])
+    for name in ("y_true", "y_score"):
+        if name not in inputs:
+            raise InputError(f"inputs: missing field {name!r}", item=name)
+    yt, ys = _listed(inputs["y_true"], "y_true"), _listed(inputs["y_score"], "y_score")
+    if not yt:
+        raise InputError("y_true: no samples", item="y_true")
+    binary = not isinstance(yt[0], (list, tuple))
+    if binary and rows_only:
+        raise InputError("y_true: expected rows of 0/1 indicators (samples x labels), got a list of labels",
+                         item="y_true")
+    if binary:
+        yt, ys = [yt], [ys]
+        for j, x in enumerate(yt[0]):
+            if x is not True and x is not False and not (type(x) is int and x in (0, 1)):
+                raise InputError(f"y_true[{j}]: {x!r} is not a binary label; y_true is 0/1", item=f"y_true[{j}]")
+        rel = [[int(x) for x in yt[0]]]
+    else:
+        rel = _rows(yt, "y_true")
+    if len(ys) != len(rel):
+        raise InputError(f"y_score: {len(ys)} {'scores' if binary else 'rows'} but y_true has {len(rel)}",
+                         item="y_score")
+    scores = []
+    for i, row in enumerate(ys):
+        where = "y_score" if binary else f"y_score[{i}]"
+        row = _listed(row, where) if not binary else row
+        if len(row) != len(rel[i]):
+            raise InputError(f"{where}: {len(row)} scores but y_true{'' if binary else f'[{i}]'} has "
+                             f"{len(rel[i])}", item=where)
+        scores.append([_score(x, f"{where}[{j}]") for j, x in enumerate(row)])
+    if not binary:
+        width = len(rel[0])
+        for i, r in enumerate(rel):
+            if len(r) != width:
+                raise InputError(f"y_true[{i}]: {len(r)} indicators, but y_true[0] has {width}", item=f"y_true[{i}]")
+    return rel, scores, binary
+
+
+def step_ap(rel: list, scores: list):
+    """AP_step = (1/R) sum_g r_g cum_r / cum_n over the tie groups from the highest
+    score down (module docstring); None when R = 0."""
+    R = sum(rel)
+    if R == 0:
+        return None
+    groups: dict = {}
+    for r, s in zip(rel, scores):
+        g = groups.setdefault(s, [0, 0])
+        g[0] += 1
+        g[1] += r
+    total = Fraction(0)
+    cum_n = cum_r = 0
+    for s in sorted(groups, reverse=True):
+        n_g, r_g = groups[s]
+        cum_n += n_g
+        cum_r += r_g
+        if r_g:
+            total += Fraction(r_g * cum_r, cum_n)
+    return total / R
+
+
+def expected_ap(rel: list, scores: list):
+    """The mean AP over the orderings of tied items (oracle.ranking, ties=expected); None when R = 0."""
+    if sum(rel) == 0:
+        return None
+    from .registry import compute
+    docs = [f"d{j}" for j in range(len(rel))]
+    inputs = {"qrels": {"q": dict(zip(docs, rel))}, "run": {"q": dict(zip(docs, scores))}}
+    return compute("average_precision", inputs, {"ties": "expected"}).value
+
+
+def _ap(settings):
+    return expected_ap if settings["ties"] == "expected" else step_ap
+
+
+def _settled(v, settings, where: str):
+    if v is not None:
+        return v
+    if settings["no_relevant"] == "zero":
+        return Fraction(0)
+    if settings["no_relevant"] == "one":
+        return Fraction(1)
+    return Undefined(f"{where}: {_NO_RELEVANT}")
+
+
+def _mean(values: list, weights: list | None = None):
+    bad = next((v for v in values if isinstance(v, Undefined)), None)
+    if bad is not None:
+        return bad
+    if weights is None:
+        return sum(values, Fraction(0)) / len(values)
+    return sum((v * w for v, w in zip(values, weights)), Fraction(0)) / sum(weights)
+
+
+def compute_average_precision(inputs, settings: dict) -> Result:
+    """scikit-learn ``average_precision_score`` exactly (module docstring)."""
+    rel, scores, binary = _read(inputs, rows_only=False)
+    ap = _ap(settings)
+    if binary:
+        v = _settled(ap(rel[0], scores[0]), settings, "y_true")
+        return Result(v, stats={"relevant": sum(rel[0]), "n": len(rel[0])})
+    average = settings["average"]
+    width = len(rel[0])
+    support = [sum(r[j] for r in rel) for j in range(width)]
+    stats = {"support": support, "n": len(rel)}
+    if average == "micro":
+        flat_r = [x for r in rel for x in r]
+        flat_s = [x for s in scores for x in s]
+        return Result(_settled(ap(flat_r, flat_s), settings, "y_true (micro)"), stats=stats)
+    if average == "samples":
+        values = [_settled(ap(r, s), settings, f"y_true[{i}]") for i, (r, s) in enumerate(zip(rel, scores))]
+        return Result(_mean(values), stats=stats, parts={"per_sample": values})
+    values = [_settled(ap([r[j] for r in rel], [s[j] for s in scores]), settings, f"label {j}")
+              for j in range(width)]
+    parts = {"per_label": values}
+    if average == "none":
+        return Result(values, stats=stats, parts=parts)
+    if average == "weighted":
+        if sum(support) == 0:
+            return Result(_settled(None, settings, "weighted average: no label has a relevant item"),
+                          stats=stats, parts=parts)
+        kept = [(v, w) for v, w in zip(values, support) if w]
+        return Result(_mean([v for v, _ in kept], [w for _, w in kept]), stats=stats, parts=parts)
+    return Result(_mean(values), stats=stats, parts=parts)
+
+
+def compute_lrap(inputs, settings: dict) -> Result:
+    """LRAP: the mean over samples of each sample's AP over its labels (module docstring)."""
+    rel, scores, _ = _read(inputs, rows_only=True)
+    ap = _ap(settings)
+    values = [_settled(ap(r, s), settings, f"y_true[{i}]") for i, (r, s) in enumerate(zip(rel, scores))]
+    return Result(_mean(values), stats={"n": len(rel), "relevant": [sum(r) for r in rel]},
+                  parts={"per_sample": values})
+
+
+TIES = Knob("ties", "items with equal scores", "step", choices=("step", "expected"),
+            sources={"step": f"{_SK} average_precision_score (precision_recall_curve: one threshold per distinct "
+                             "score), label_ranking_average_precision_score (rankdata 'max')",
+                     "expected": "McSherry and Najork 2008, Computing information retrieval performance measures "
+                                 "efficiently in the presence of tied scores, ECIR: the mean over tie orderings"})
+_UNDEF = "the definition divides by R = 0: no value"
+AP_NO_RELEVANT = Knob("no_relevant", "a problem without a relevant item (R = 0)", "undefined", key="norel",
+                      choices=("undefined", "zero"),
+                      sources={"undefined": _UNDEF,
+                               "zero": f"{_SK} precision_recall_curve: 'No positive class found in y_true, recall is "
+                                       "set to one for all thresholds' (AP = 0); sklearn/metrics/_base.py "
+                                       "_average_binary_score: a weighted average with no support 'return 0'"})
+LRAP_NO_RELEVANT = Knob("no_relevant", "a sample without a relevant label (R = 0)", "undefined", key="norel",
+                        choices=("undefined", "one"),
+                        sources={"undefined": _UNDEF,
+                                 "one": f"{_SK} label_ranking_average_precision_score: 'If all labels are "
+                                        "relevant or unrelevant, the score is also equal to 1'"})
+AVERAGE = Knob("average", "how the label columns' AP are combined (rows only)", "macro",
+               choices=("macro", "micro", "weighted", "samples", "none"), key="avg",
+               sources={"macro": f"{_SK} average_precision_score(average='macro') (its default)",
+                        "micro": f"{_SK} average='micro': every entry as one binary problem",
+                        "weighted": f"{_SK} average='weighted': weighted by each label's support",
+                        "samples": f"{_SK} average='samples': the mean over the samples",
+                        "none": f"{_SK} average=None: one AP per label"})
+
+
+SCORE_AVERAGE_PRECISION = Metric(
+    name="score_average_precision", family="score_ranking",
+    summary="AP of scores against binary relevance, sum_n (R_n - R_{n-1}) P_n over the thresholds "
+            "(scikit-learn average_precision_score)",
+    knobs=(TIES, AP_NO_RELEVANT, AVERAGE),
+    inputs={"y_true": "0/1 labels, or rows of 0/1 indicators (samples x labels)",
+            "y_score": "the scores, of the same shape"},
+    compute_fn=compute_average_precision)
+LABEL_RANKING_AVERAGE_PRECISION = Metric(
+    name="label_ranking_average_precision", family="score_ranking",
+    summary="LRAP: per sample, the mean over its relevant labels of the fraction of labels scored at least as "
+            "high that are relevant; the mean over samples",
+    knobs=(TIES, LRAP_NO_RELEVANT),
+    inputs={"y_true": "rows of 0/1 indicators (samples x labels)", "y_score": "rows of scores"},
+    compute_fn=compute_lrap)
