@@ -65,5 +65,5 @@ def _sentences(inputs: Mapping) -> list:
 
 def _library_options(settings: Mapping) -> dict:
     """The options ``library_entities`` reads, from a knob setting."""
-    return {"strict": settings.get("reading") == "strict", "scheme": settings.get("scheme", "iob2"),
+    return {"strict": settings.get("reading") == "valid-only", "scheme": settings.get("scheme", "iob2"),
             "suffix": settings.get("tag_format") == "type-prefix"}

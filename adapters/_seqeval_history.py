@@ -34,7 +34,7 @@ def report_no_type_raises(adapter, metric, settings, inputs) -> bool:
     weights=support)``, which raises ZeroDivisionError 'Weights sum to zero' when no gold
     entity exists (1.0.0 metrics/v1.py reporters). Applies: before 1.2.0, the report and no
     gold entity in seqeval's reading."""
-    if metric != "entity_report" or not adapter.in_versions(_NO_MODE) or settings.get("reading") == "strict":
+    if metric != "entity_report" or not adapter.in_versions(_NO_MODE) or settings.get("reading") == "valid-only":
         return False
     opts = _library_options(settings)
     return not library_entities(opts, [list(s) for s in inputs.get("gold", ())])
@@ -46,7 +46,7 @@ def report_zero_division_ignored(adapter, metric, settings, inputs) -> bool:
     comes from the old score functions, which have no such option). 1.2.0 (PR #61)
     passes it on. Applies: before 1.2.0, the report in the default mode, zero_division
     one, and a gold type with no prediction or a predicted type with no gold."""
-    if metric != "entity_report" or not adapter.in_versions(_NO_MODE) or settings.get("reading") == "strict" \
+    if metric != "entity_report" or not adapter.in_versions(_NO_MODE) or settings.get("reading") == "valid-only" \
             or settings.get("zero_division") != "one":
         return False
     st = library_stats(_library_options(settings), [list(x) for x in inputs.get("gold", ())],
@@ -60,7 +60,7 @@ def report_gold_types_only(adapter, metric, settings, inputs) -> bool:
     macro and weighted rows average those; the micro row counts every prediction. 1.2.0
     (PR #61) reports every type found. Applies: before 1.2.0, the report in the default
     mode, and a predicted type with no gold entity."""
-    if metric != "entity_report" or not adapter.in_versions(_NO_MODE) or settings.get("reading") == "strict":
+    if metric != "entity_report" or not adapter.in_versions(_NO_MODE) or settings.get("reading") == "valid-only":
         return False
     opts = _library_options(settings)
     gold = {e[3] for e in library_entities(opts, [list(s) for s in inputs.get("gold", ())])}

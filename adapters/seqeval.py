@@ -12,7 +12,7 @@ Knobs and the arguments they set:
 
 - ``reading``: ``seqeval`` -> ``mode=None``, the default mode
   (``metrics.sequence_labeling.get_entities`` with ``end_of_chunk`` /
-  ``start_of_chunk``, "compatible with conlleval.pl"); ``strict`` ->
+  ``start_of_chunk``, "compatible with conlleval.pl"); ``valid-only`` ->
   ``mode='strict', scheme=<class>`` (``seqeval.scheme.Tokens.entities``). A
   scheme class is always passed in strict mode: without one, ``f1_score`` and
   friends fall back to the default mode silently and ``classification_report``
@@ -58,7 +58,7 @@ suffix=False)``: no ``mode``, ``scheme`` or ``zero_division`` (only the default 
 ``zero_division=zero``, beta 1), and ``average`` is taken but not read (known failure
 ``average-ignored``). ``seqeval.scheme``, ``seqeval.metrics.v1`` and a dict
 ``classification_report`` arrive in 1.0.0 (PR #54, strict mode): before it there is no
-``entity_report`` (the report is text) and no strict reading. 0.0.12 takes a tag's type
+``entity_report`` (the report is text) and no strict mode (the valid-only reading). 0.0.12 takes a tag's type
 as ``chunk.split('-')[-1]`` (the last hyphen's), 1.0.0 as ``chunk[1:].split('-', 1)[-1]``.
 Releases before 1.2.1 pin numpy 1.19 and scikit-learn 0.23 (Keras before 1.0), which do
 not install on current Pythons: the version matrix installs them without their pins.
@@ -96,7 +96,7 @@ def _beta_is_one(value: str, settings: Mapping[str, str]) -> bool:
 
 _ENTITY = {
     "scheme": tuple(SCHEME_CLASSES),
-    "reading": ("seqeval", "strict"),
+    "reading": ("seqeval", "valid-only"),
     "tag_format": ("prefix-type", "type-prefix"),
     "average": ("micro", "macro", "weighted"),
     "zero_division": ("zero", "one"),
@@ -167,7 +167,7 @@ class SeqEval(Adapter):
             return {}
         opts: dict = {"suffix": settings["tag_format"] == "type-prefix",
                       "zero_division": _ZD_ARG[settings["zero_division"]],
-                      "strict": settings["reading"] == "strict",
+                      "strict": settings["reading"] == "valid-only",
                       "scheme": settings["scheme"]}
         if metric != "entity_report":
             opts["average"] = settings["average"]
@@ -310,7 +310,7 @@ def _iob1_strict(metric, settings, inputs) -> bool:
     strict, and a sentence with a B- tag right after a B- tag whose chunks seqeval reads
     differently (every difference has one: checked on every sequence of up to 6 tags;
     valid IOB1 sequences are read alike)."""
-    if settings.get("scheme") != "iob1" or settings.get("reading") != "strict":
+    if settings.get("scheme") != "iob1" or settings.get("reading") != "valid-only":
         return False
     return _reading_differs(settings, inputs,
                             lambda p: any(p[i][0] == "B" and p[i - 1][0] == "B" for i in range(1, len(p))))
@@ -334,10 +334,10 @@ def _ioe1_strict(metric, settings, inputs) -> bool:
     (``E-X I-X``: only X[1,2)); and a chunk ending in E-X must be followed by type X (end
     patterns (E, I, SAME), (E, E, SAME)), so an invalid final E-X drops the whole chunk
     (``I-X E-X``: nothing, where the oracle reads the stray E-X as O and keeps X[0,1)).
-    Applies: scheme ioe1, reading strict, and a sentence with an E-X not preceded by I-X
+    Applies: scheme ioe1, reading valid-only, and a sentence with an E-X not preceded by I-X
     or E-X or not followed by a tag of type X, whose chunks seqeval reads differently
     (every difference has one: checked on every sequence of up to 6 tags)."""
-    if settings.get("scheme") != "ioe1" or settings.get("reading") != "strict":
+    if settings.get("scheme") != "ioe1" or settings.get("reading") != "valid-only":
         return False
     return _reading_differs(settings, inputs, _ioe1_trigger)
 
@@ -348,7 +348,7 @@ def _strict_strips_type_hyphens(metric, settings, inputs) -> bool:
     ``B-X`` (or ``X--B`` and ``X-B``) have the same type X. The oracle splits at one
     hyphen (``-X`` is a type of its own), as the default mode does. Applies: reading
     strict and an entity tag whose type begins or ends with a hyphen."""
-    if settings.get("reading") != "strict":
+    if settings.get("reading") != "valid-only":
         return False
     for s in _sentences(inputs):
         for t in s:

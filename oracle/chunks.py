@@ -1,5 +1,5 @@
 """Reading tag sequences into entities (chunks): the input shapes, tag parsing, the
-seqeval and conlleval.pl readings and the strict readings of IOB1, IOB2 and IOBES
+seqeval and conlleval.pl readings and the valid-only readings of IOB1, IOB2 and IOBES
 (BILOU read as IOBES), and entity extraction (definitions and sources in ``oracle.tagging``'s
 docstring)."""
 from __future__ import annotations

@@ -49,7 +49,7 @@ text chunks", EACL; Ratinov and Roth 2009 for BILOU):
   and the types differ. The script knows no S, L or U, and no boundary after an
   E before a B: on IOBES input B-X E-X B-X E-X is one chunk, and S-X S-X too
   (so papers that ran conlleval.pl on IOBES files can be reproduced).
-- ``strict``: only chunks written as the scheme says count; the invalid
+- ``valid-only``: only chunks written as the scheme says count; the invalid
   pieces are dropped (read as O). Precisely: iob2: a chunk is B-X and the
   I-X that follow it; an I- that does not continue one is dropped. iobes: S-X
   is a chunk; B-X, the I-X after it and an E-X right after them are a chunk;
@@ -62,7 +62,10 @@ text chunks", EACL; Ratinov and Roth 2009 for BILOU):
   chunks. For iob2, ioe2, iobes and bilou this is seqeval's strict mode
   (``seqeval.scheme.Tokens.entities``); for iob1 and ioe1 seqeval differs on
   some invalid sequences (its IOE1 class is marked "Todo: hasn't yet been
-  able to handle some cases"), and the rule above is the one used here.
+  able to handle some cases"), and the rule above is the one used here. The
+  value was called ``strict`` until the golden-file audit: the name evoked
+  seqeval's strict mode, which it is not on IOB1 and IOE1, so it is named for
+  what it does; the seqeval adapter maps it to ``mode='strict'``.
   On a valid sequence (the writing of its own chunks) both readings agree.
 
 ``matching`` (match):
@@ -144,12 +147,14 @@ SCHEME = Knob(
              "bilou": "Ratinov and Roth 2009, BILOU; seqeval.scheme.BILOU"})
 READING = Knob(
     "reading", "how chunks are read from a sequence, invalid ones included", "seqeval",
-    choices=("seqeval", "conlleval", "strict"),
+    choices=("seqeval", "conlleval", "valid-only"),
     sources={"seqeval": f"{_SEQEVAL} metrics.sequence_labeling get_entities, end_of_chunk/start_of_chunk "
                         "(mode=None): conlleval.pl's rule on B, I, O, with S and an E-then-B boundary added",
              "conlleval": f"{_CONLLEVAL}, as written: no S, L or U, no boundary between E-X and B-X",
-             "strict": f"{_SEQEVAL} mode='strict' (seqeval.scheme.Tokens.entities) for iob2, ioe2, iobes, bilou; "
-                       "iob1/ioe1 as defined in oracle/tagging.py (invalid B-/E- read as O)"},
+             "valid-only": "this project's rule (no published definition for invalid tags): only chunks written "
+                           "as the scheme says count, an invalid tag is read as O; for iob2, ioe2, iobes and bilou "
+                           f"the same chunks as {_SEQEVAL} mode='strict' (seqeval.scheme.Tokens.entities), for iob1 "
+                           "and ioe1 not (seqeval's IOB1 and IOE1 classes read some invalid sequences otherwise)"},
     key="read")
 TAG_FORMAT = Knob(
     "tag_format", "where the prefix is written", "prefix-type",

@@ -99,7 +99,7 @@ AGREE = [
     # conlleval reading: I-PER after O starts a chunk: pred PER[0,2) = gold: F1 1.
     ("entity_f1", {}, {"gold": [["B-PER", "I-PER"]], "pred": [["I-PER", "I-PER"]]}, "1"),
     # strict IOB2: the I- run without B- is dropped: tp 0, pred 0, gold 1: F1 = 0/(1 + 0) = 0.
-    ("entity_f1", {"reading": "strict"}, {"gold": [["B-PER", "I-PER"]], "pred": [["I-PER", "I-PER"]]}, "0"),
+    ("entity_f1", {"reading": "valid-only"}, {"gold": [["B-PER", "I-PER"]], "pred": [["I-PER", "I-PER"]]}, "0"),
     # IOB1, conlleval: gold I-PER I-PER B-PER = PER[0,2) PER[2,3); pred PER[0,2): tp 1, pred 1,
     # gold 2: F1 2/3.
     ("entity_f1", {"scheme": "iob1"}, {"gold": [["I-PER", "I-PER", "B-PER"]], "pred": [["I-PER", "I-PER", "O"]]},
@@ -109,26 +109,26 @@ AGREE = [
     ("entity_recall", {"scheme": "ioe1"}, {"gold": [["I-LOC", "E-LOC", "I-LOC"]], "pred": [["I-LOC", "E-LOC", "O"]]},
      "1/2"),
     # IOE2 strict: gold PER[0,2) LOC[2,3); pred I-PER E-PER = PER[0,2): recall 1/2.
-    ("entity_recall", {"scheme": "ioe2", "reading": "strict"},
+    ("entity_recall", {"scheme": "ioe2", "reading": "valid-only"},
      {"gold": [["I-PER", "E-PER", "E-LOC"]], "pred": [["I-PER", "E-PER", "O"]]}, "1/2"),
     # IOBES strict: pred B-PER I-PER has no E-PER: dropped; S-LOC matches: tp 1, pred 1, gold 2: 2/3.
-    ("entity_f1", {"scheme": "iobes", "reading": "strict"},
+    ("entity_f1", {"scheme": "iobes", "reading": "valid-only"},
      {"gold": [["B-PER", "E-PER", "S-LOC"]], "pred": [["B-PER", "I-PER", "S-LOC"]]}, "2/3"),
     # the same under the conlleval reading: B-PER I-PER is closed by S-LOC: both match, F1 1.
     ("entity_f1", {"scheme": "iobes"}, {"gold": [["B-PER", "E-PER", "S-LOC"]], "pred": [["B-PER", "I-PER", "S-LOC"]]},
      "1"),
     # BILOU strict: pred B-LOC I-LOC has no L-LOC: dropped; U-PER matches: precision 1/1.
-    ("entity_precision", {"scheme": "bilou", "reading": "strict"},
+    ("entity_precision", {"scheme": "bilou", "reading": "valid-only"},
      {"gold": [["U-PER", "B-LOC", "L-LOC"]], "pred": [["U-PER", "B-LOC", "I-LOC"]]}, "1"),
     # BILOU strict, F1: tp 1, pred 1, gold 2: 2/3.
-    ("entity_f1", {"scheme": "bilou", "reading": "strict"},
+    ("entity_f1", {"scheme": "bilou", "reading": "valid-only"},
      {"gold": [["U-PER", "B-LOC", "L-LOC"]], "pred": [["U-PER", "B-LOC", "I-LOC"]]}, "2/3"),
     # type-prefix (suffix=True): gold PER[0,2) ARGM-LOC[2,3); pred PER[0,1) ARGM-LOC[2,3)
     # (an I- after O starts a chunk): macro precision (0/1 for PER + 1/1 for ARGM-LOC)/2 = 1/2.
     ("entity_precision", {"tag_format": "type-prefix", "average": "macro"},
      {"gold": [["PER-B", "PER-I", "ARGM-LOC-B"]], "pred": [["PER-B", "O", "ARGM-LOC-I"]]}, "1/2"),
     # type-prefix strict: pred ARGM-LOC[0,2) matches, PER-I after it is dropped: F1 1.
-    ("entity_f1", {"tag_format": "type-prefix", "reading": "strict"},
+    ("entity_f1", {"tag_format": "type-prefix", "reading": "valid-only"},
      {"gold": [["ARGM-LOC-B", "ARGM-LOC-I", "O"]], "pred": [["ARGM-LOC-B", "ARGM-LOC-I", "PER-I"]]}, "1"),
     # hyphenated type, prefix-type: gold ARGM-LOC[0,2) PER[2,3); pred ARGM-LOC[0,2) ARGM-LOC[2,3).
     # ARGM-LOC: tp 1, pred 2, gold 1: F 2/3; PER: F 0; weights 1, 1: (2/3 + 0)/2 = 1/3.
@@ -144,7 +144,7 @@ AGREE = [
     # beta 2 (precision_recall_fscore_support): tp 1, pred 1, gold 2: 5*1/(4*2 + 1) = 5/9.
     ("entity_f1", {"beta": "2"}, {"gold": [["B-PER", "O", "B-LOC"]], "pred": [["B-PER", "O", "O"]]}, "5/9"),
     # beta 1/2, strict IOBES: tp 1, pred 1, gold 2: (5/4)*1/((1/4)*2 + 1) = 5/6.
-    ("entity_f1", {"beta": "1/2", "scheme": "iobes", "reading": "strict"},
+    ("entity_f1", {"beta": "1/2", "scheme": "iobes", "reading": "valid-only"},
      {"gold": [["S-PER", "O", "S-LOC"]], "pred": [["S-PER", "O", "O"]]}, "5/6"),
     # the report: gold PER[0,1) LOC[2,3); pred PER[0,1) PER[2,3). LOC: tp 0, pred 0, gold 1:
     # P 0/0 -> 0, R 0, F 0. PER: tp 1, pred 2, gold 1: P 1/2, R 1, F 2/3. micro: 1/2, 1/2, 1/2;
@@ -156,7 +156,7 @@ AGREE = [
       "macro avg": {"precision": "1/4", "recall": "1/2", "f1": "1/3", "support": "2"},
       "weighted avg": {"precision": "1/4", "recall": "1/2", "f1": "1/3", "support": "2"}}),
     # the report in strict IOE2 mode: pred I-X I-X has no E-X: dropped. X: P 0/0 -> 0, R 0, F 0.
-    ("entity_report", {"scheme": "ioe2", "reading": "strict"},
+    ("entity_report", {"scheme": "ioe2", "reading": "valid-only"},
      {"gold": [["I-X", "E-X", "O"]], "pred": [["I-X", "I-X", "O"]]},
      {"X": {"precision": "0", "recall": "0", "f1": "0", "support": "1"},
       "micro avg": {"precision": "0", "recall": "0", "f1": "0", "support": "1"},
@@ -189,7 +189,7 @@ def test_the_report_maps_seqeval_s_columns(a):
 def test_strict_mode_always_passes_the_scheme(a):
     # without a scheme, f1_score(mode='strict') silently uses the default mode (1.0 here)
     inputs = {"gold": [["B-PER", "I-PER"]], "pred": [["I-PER", "I-PER"]]}
-    _, strict, _ = _run(a, "entity_f1", {"reading": "strict"}, inputs)
+    _, strict, _ = _run(a, "entity_f1", {"reading": "valid-only"}, inputs)
     _, default, _ = _run(a, "entity_f1", {}, inputs)
     assert (strict.value, default.value) == (0.0, 1.0)
     from seqeval.metrics import f1_score
@@ -229,24 +229,24 @@ def _oracle(seq, scheme, reading):
 
 
 def _library(seq, scheme, reading):
-    opts = {"strict": reading == "strict", "scheme": scheme, "suffix": False}
+    opts = {"strict": reading == "valid-only", "scheme": scheme, "suffix": False}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return sorted((s, e, t) for _, s, e, t in library_entities(opts, [list(seq)]))
 
 
 @pytest.mark.parametrize("scheme,reading", [(s, "seqeval") for s in ("iob1", "iob2", "ioe1", "ioe2", "iobes")]
-                         + [(s, "strict") for s in ("iob2", "ioe2", "iobes", "bilou")])
+                         + [(s, "valid-only") for s in ("iob2", "ioe2", "iobes", "bilou")])
 def test_seqeval_reads_every_short_sequence_as_the_oracle(scheme, reading):
     """The profile's claim: the default mode is the conlleval reading for every scheme but
-    BILOU, and strict mode is the strict reading for IOB2, IOE2, IOBES and BILOU."""
+    BILOU, and strict mode is the valid-only reading for IOB2, IOE2, IOBES and BILOU."""
     for seq in _sequences(scheme):
         assert _oracle(seq, scheme, reading) == _library(seq, scheme, reading), seq
 
 
 @pytest.mark.parametrize("scheme,reading,classifier", [("bilou", "seqeval", "bilou-default-mode"),
-                                                       ("iob1", "strict", "iob1-strict-raw-previous-tag"),
-                                                       ("ioe1", "strict", "ioe1-strict-patterns")])
+                                                       ("iob1", "valid-only", "iob1-strict-raw-previous-tag"),
+                                                       ("ioe1", "valid-only", "ioe1-strict-patterns")])
 def test_reading_classifiers_fire_exactly_when_seqeval_reads_differently(a, scheme, reading, classifier):
     pred = a.defect_classifiers()[classifier]
     settings = _settings(a, "entity_f1", {"scheme": scheme, "reading": reading})
@@ -259,14 +259,14 @@ def test_reading_classifiers_fire_exactly_when_seqeval_reads_differently(a, sche
     assert differing > 0
 
 
-@pytest.mark.parametrize("scheme,reading", [("bilou", "seqeval"), ("iob1", "strict"), ("ioe1", "strict")])
+@pytest.mark.parametrize("scheme,reading", [("bilou", "seqeval"), ("iob1", "valid-only"), ("ioe1", "valid-only")])
 def test_no_oracle_setting_reads_as_seqeval_does_where_it_differs(scheme, reading):
     """The known failures are defects, not conventions: every scheme and reading of the
     oracle refuses, or reads differently from seqeval, some short sequence seqeval reads
     (for the settings that accept the same prefixes, a sequence it reads differently)."""
     from oracle.conventions import InputError
 
-    for scheme2, reading2 in itertools.product(SCHEMES, ("seqeval", "conlleval", "strict")):
+    for scheme2, reading2 in itertools.product(SCHEMES, ("seqeval", "conlleval", "valid-only")):
         same_prefixes = set(SCHEMES[scheme2]) >= set(SCHEMES[scheme])
         contradicted = False
         for seq in _sequences(scheme):

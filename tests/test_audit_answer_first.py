@@ -49,12 +49,12 @@ def test_a_lowercased_wer_claim_can_be_stated(tmp_path):
 def test_an_iobes_conll_file_audits_without_a_stated_scheme(tmp_path, capsys):
     (tmp_path / "s.conll").write_text("John S-PER S-PER\nlives O O\nNew B-LOC B-LOC\nYork E-LOC O\n")
     # gold: PER, LOC (New York). Predicted B-LOC then O: conlleval's reading closes a LOC chunk
-    # (New), a miss: P = R = 1/2, F1 50; the strict reading drops the unclosed chunk: P = 1,
+    # (New), a miss: P = R = 1/2, F1 50; the valid-only reading drops the unclosed chunk: P = 1,
     # R = 1/2, F1 2/3 = 66.67
     rc = main(["audit", "F1 66.67", f"conll={tmp_path / 's.conll'}"])
     out = capsys.readouterr().out
     assert rc == 1 and "scheme=iobes: detected from the tags" in out
-    assert "value 50.0000  does not reproduce" in out and "ok         66.6667  reading=strict" in out
+    assert "value 50.0000  does not reproduce" in out and "ok         66.6667  reading=valid-only" in out
 
 
 def test_an_inconsistent_figure_gives_its_distance(tmp_path):

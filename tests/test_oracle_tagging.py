@@ -316,7 +316,7 @@ def test_readings_equal_second_implementations_on_every_short_sequence(scheme):
             conll = _oracle_chunks(seq, scheme, "seqeval")
             perl = _oracle_chunks(seq, scheme, "conlleval")
             assert perl == sorted(conll_spans(seq, CONLL_END, CONLL_START)), seq  # the script as written
-            strict = _oracle_chunks(seq, scheme, "strict")
+            strict = _oracle_chunks(seq, scheme, "valid-only")
             assert conll == sorted(conll_spans(iobes_seq, *table)), seq
             assert strict == sorted(strict_second(seq, scheme)), seq
             if encode_independently(conll, n, scheme) == seq or encode_independently(strict, n, scheme) == seq:
@@ -353,7 +353,7 @@ def test_spans_written_as_tags_read_back(nspans, scheme, fmt):
     tags = encode_independently(spans, n, scheme)
     if fmt == "type-prefix":
         tags = _as_type_prefix(tags)
-    for reading in ("seqeval", "strict"):   # conlleval.pl merges adjacent IOBES chunks of one type
+    for reading in ("seqeval", "valid-only"):   # conlleval.pl merges adjacent IOBES chunks of one type
         conv = {"scheme": scheme, "reading": reading, "tag_format": fmt}
         r = compute("entity_f1", {"gold": [tags], "pred": [tags]}, conv)
         assert sorted(tuple(e[1:]) for e in r.parts["gold_entities"]) == sorted(spans)
@@ -362,7 +362,7 @@ def test_spans_written_as_tags_read_back(nspans, scheme, fmt):
 def _knobs():
     return st.fixed_dictionaries({
         "scheme": st.sampled_from(sorted(SCHEMES)),
-        "reading": st.sampled_from(["seqeval", "conlleval", "strict"]),
+        "reading": st.sampled_from(["seqeval", "conlleval", "valid-only"]),
         "average": st.sampled_from(["micro", "macro", "weighted"]),
         "zero_division": st.sampled_from(["zero", "one", "undefined", "exclude"]),
         "beta": st.sampled_from(["1", "2", "1/2"]),
@@ -474,7 +474,7 @@ def test_signatures_separate_every_knob_value():
     m = get_metric("entity_f1")
     assert m.signature() == ("entity_f1|scheme:iob2|read:seqeval|fmt:prefix-type|avg:micro|beta:1|zd:zero"
                              "|nowt:zero-if-predicted|labels:all|match:span|oracle:1")
-    variants = [{"scheme": s} for s in SCHEMES] + [{"reading": "strict"}, {"reading": "conlleval"},
+    variants = [{"scheme": s} for s in SCHEMES] + [{"reading": "valid-only"}, {"reading": "conlleval"},
                                                      {"tag_format": "type-prefix"},
                                                      {"average": "macro"}, {"average": "weighted"}, {"beta": "2"},
                                                      {"zero_division": "one"}, {"zero_division": "undefined"},
@@ -504,7 +504,7 @@ BAD = [
     ("prefix-not-in-iob2", {"gold": G, "pred": [["E-PER", "O"], ["O"]]}, {}, "pred[0][0]"),
     ("prefix-not-in-iob2-conlleval", {"gold": [["O", "S-PER"], ["O"]], "pred": G}, {"reading": "seqeval"},
      "gold[0][1]"),
-    ("prefix-not-in-iob2-strict", {"gold": G, "pred": [["B-PER", "L-PER"], ["O"]]}, {"reading": "strict"},
+    ("prefix-not-in-iob2-strict", {"gold": G, "pred": [["B-PER", "L-PER"], ["O"]]}, {"reading": "valid-only"},
      "pred[0][1]"),
     ("b-under-ioe2", {"gold": [["I-PER", "E-PER"], ["O"]], "pred": G}, {"scheme": "ioe2"}, "pred[0][0]"),
     ("no-prefix", {"gold": G, "pred": [["PER", "O"], ["O"]]}, {}, "pred[0][0]: tag 'PER' has no prefix"),

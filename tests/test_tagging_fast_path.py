@@ -74,7 +74,7 @@ def random_inputs(rng: random.Random, scheme: str, fmt: str, bad: float) -> dict
 
 
 def random_conventions(rng: random.Random, scheme: str, fmt: str) -> dict:
-    return {"scheme": scheme, "tag_format": fmt, "reading": rng.choice(("seqeval", "seqeval", "conlleval", "strict")),
+    return {"scheme": scheme, "tag_format": fmt, "reading": rng.choice(("seqeval", "seqeval", "conlleval", "valid-only")),
             "average": rng.choice(("micro", "macro", "weighted")),
             "zero_division": rng.choice(("zero", "one", "undefined", "exclude")),
             "matching": rng.choice(("span", "span", "pooled-type-text")),
@@ -155,7 +155,7 @@ def test_first_bad_tag_is_reported_in_gold_before_pred():
 def test_conll2003_sized_corpus_agrees():
     from conformance.bench import conll2003_like
     data = conll2003_like(n_sentences=400, n_tokens=5400)
-    for conv in ({}, {"average": "macro"}, {"scheme": "iobes"}, {"reading": "strict"}):
+    for conv in ({}, {"average": "macro"}, {"scheme": "iobes"}, {"reading": "valid-only"}):
         for name in ("entity_f1", "entity_report"):
             metric = get_metric(name)
             settings = metric.settings({k: v for k, v in conv.items() if k in metric.settings()})

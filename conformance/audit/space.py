@@ -19,7 +19,7 @@ _BLEU = {"tokenizer": ("none", "13a", "intl", "char"), "case": ("mixed", "lower"
 _WORDS = {"tokenize": ("whitespace", "spaces", "jiwer"), "case": ("mixed", "lower"), "punctuation": ("keep", "remove"),
           "aggregate": ("corpus", "mean", "contiguous"), "empty_reference": ("undefined", "insertions")}
 _QA = {"normalization": ("none", "document", "squad"), "missing": ("zero", "skip"), "rule": ("v1.1", "v2.0")}
-_ENTITY = {"scheme": ("iob1", "iob2", "iobes"), "reading": ("seqeval", "conlleval", "strict"),
+_ENTITY = {"scheme": ("iob1", "iob2", "iobes"), "reading": ("seqeval", "conlleval", "valid-only"),
            "average": ("micro", "macro", "weighted"), "matching": ("span", "pooled-type-text")}
 _PRF = {"average": ("micro", "macro", "weighted"), "zero_division": ("zero", "one")}
 _RANK = {"ties": ("trec_eval", "input-order", "expected", "optimistic", "pessimistic"), "threshold": ("1", "2"),
