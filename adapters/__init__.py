@@ -18,6 +18,9 @@ BUILTIN = {
     "ranx": "adapters.ranx:Ranx",
     "pytrec_eval": "adapters.pytrec_eval:PyTrecEval",
     "pycocoevalcap": "adapters.pycocoevalcap:PyCocoEvalCap",
+    "ir_measures": "adapters.ir_measures:IRMeasures",
+    "ir_measures-pytrec_eval": "adapters.ir_measures:IRMeasuresPytrecEval",
+    "ir_measures-ranx": "adapters.ir_measures:IRMeasuresRanx",
 }
 
 __all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "adapter_names", "builtin_adapters", "load_adapter"]

@@ -166,6 +166,7 @@ class NLTK(Adapter):
             "short-segment-denominator": self._short_segment_denominator,
             "corpus-smoothing-last-segment": self._corpus_smoothing_last_segment,
             "zero-precision-skipped": self._zero_precision_skipped,
+            "method4-log-one": self._method4_log_one,
         }
 
     def defect_models(self) -> dict:
@@ -175,6 +176,7 @@ class NLTK(Adapter):
             "zero-precision-dbl-min": _method0_model,
             "short-segment-denominator": _method0_model,
             "zero-precision-skipped": self._skipped_zero_model,
+            "method4-log-one": lambda metric, settings, inputs: "raised ZeroDivisionError: float division by zero",
         }
 
     # -- library-side views used by the classifiers
@@ -240,6 +242,16 @@ class NLTK(Adapter):
             return False
         st = st or self.library_stats(metric, settings, inputs)
         return st["matches"][0] > 0 and any(st["matches"][n] == 0 for n in self._used_orders(settings, st))
+
+    def _method4_log_one(self, metric, settings, inputs) -> bool:
+        """Before 3.6, method4 computes ``incvnt = i + 1 * self.k / math.log(hyp_len)`` for every
+        zero order when hyp_len != 0 (3.5 bleu_score.py:579-584): a (pooled) hypothesis
+        length of 1 divides by log(1) = 0. Applies: before 3.6, smoothing cc4, nltk4, cc7 or
+        nltk7, some unigram match, T = 1 and an order with no match."""
+        if settings["smoothing"] not in ("cc4", "nltk4", "cc7", "nltk7") or not self.in_versions("<3.6"):
+            return False
+        st = self.library_stats(metric, settings, inputs)
+        return st["matches"][0] > 0 and st["hyp_len"] == 1 and any(m == 0 for m in st["matches"])
 
     def _skipped_zero_model(self, metric, settings, inputs):
         """NLTK's floor-0 BLEU: the zero precisions left out of the log sum (3.6.6 on;

@@ -1,0 +1,250 @@
+"""ir_measures (terrierteam/ir_measures), the common front end of IR evaluation:
+``ir_measures.calc_aggregate([measure], qrels, run)`` and ``iter_calc`` for the
+per-query values, mapped onto the ranking metrics, once through its default
+pipeline (``ir_measures.DefaultPipeline``, which picks the first installed
+provider that supports the measure) and once per installed provider that
+supports it (``ir_measures.<provider>``, here pytrec_eval and ranx), so that a
+provider's difference from the others is judged on its own.
+
+| metric | measure |
+| --- | --- |
+| ``hit_rate`` | ``Success(rel=l)@K`` |
+| ``reciprocal_rank`` | ``RR(rel=l)`` |
+| ``precision_at_k`` | ``P(rel=l)@K``; k=none: ``SetP(rel=l)`` |
+| ``recall_at_k`` | ``R(rel=l)@K``; k=none: ``SetR(rel=l)`` |
+| ``average_precision`` | ``AP(rel=l)``, ``AP(rel=l)@K`` |
+| ``r_precision`` | ``Rprec(rel=l)`` |
+| ``ndcg`` | ``nDCG``, ``nDCG@K`` |
+| ``set_ap`` | ``SetAP(rel=l)`` |
+| ``bpref`` | ``Bpref(rel=l)`` |
+| ``num_relevant`` | ``NumRel(rel=l)`` |
+| ``num_relevant_retrieved`` | ``NumRet(rel=l)`` |
+
+``l`` is the ``threshold`` knob (trec_eval's -l, which ir_measures passes to
+pytrec_eval as ``relevance_level`` and to ranx as the ``-l`` suffix). Qrels and run
+are dicts ({query: {doc: grade}}, {query: {doc: score}}), scores as doubles.
+
+Profiles. The pytrec_eval provider (ir_measures/providers/pytrec_eval_provider.py)
+evaluates with trec_eval's definitions (``ties=trec_eval``, ``gain=linear``,
+``ideal=judged``), and ``iter_calc`` yields a value for every judged query: a
+query the run lacks gets 0 for every measure (``missing=zero``,
+``queries=qrels``: ``Evaluator.iter_calc`` in providers/base.py yields
+``measure.DEFAULT`` for every judged query the provider did not score), and a
+run query without judgements is left out. The mean is ``calc_aggregate``'s (the measure's aggregator over those
+per-query values). The ranx provider builds ranx ``Qrels``/``Run`` objects and
+calls ``ranx.evaluate`` (ranx's conventions: ``ties=input-order`` below 16
+documents, ``threshold_gains=no``), again over the judged queries. The default
+pipeline is the pytrec_eval provider for every measure here (it is first in
+``DefaultPipeline``'s order and supports them all).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
+from oracle.compare import Tolerance
+
+from ._ranking_inputs import cut, float_run, int_qrels
+
+_QUERY_CAPS = {"threshold": ANY, "duplicates": ANY}
+_TREC = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "missing": "zero", "duplicates": "error",
+         "queries": "qrels", "empty_judgments": "query"}
+
+# oracle metric -> (ir_measures measure name, takes rel=, the knob holding its parameter or None)
+_MEASURES = {
+    "hit_rate": ("Success", True, "k"),
+    "reciprocal_rank": ("RR", True, None),
+    "precision_at_k": ("P", True, "k"),
+    "recall_at_k": ("R", True, "k"),
+    "average_precision": ("AP", True, "k"),
+    "r_precision": ("Rprec", True, None),
+    "ndcg": ("nDCG", False, "k"),
+    "set_ap": ("SetAP", True, None),
+    "bpref": ("Bpref", True, None),
+    "num_relevant": ("NumRel", True, None),
+    "num_relevant_retrieved": ("NumRet", True, None),
+}
+_SET_FORM = {"P": "SetP", "R": "SetR"}   # the measure of the whole ranking (k=none)
+
+
+_TREC_FURTHER = ("set_ap", "bpref", "num_relevant", "num_relevant_retrieved")
+
+
+def _profile(metric: str, base: dict) -> dict:
+    from oracle.registry import get_metric
+    from .pytrec_eval import _FURTHER_PROFILE
+    names = {k.name for k in get_metric(metric).knobs}
+    if metric in _TREC_FURTHER:   # trec_eval's own measures: their knobs at trec_eval's values
+        base = dict(_FURTHER_PROFILE, missing=base["missing"], queries=base["queries"],
+                    empty_judgments=base["empty_judgments"])
+    extra = {"k": "5" if metric in ("hit_rate", "precision_at_k", "recall_at_k") else "none",
+             "precision_denominator": "k", "ap_denominator": "relevant", "gain": "linear",
+             "threshold_gains": "yes", "negative": "zero", "ideal": "judged"}
+    return {k: v for k, v in {**base, **extra}.items() if k in names}
+
+
+def _caps(metric: str, provider_caps: dict) -> dict:
+    caps = dict(provider_caps)
+    if _MEASURES[metric][2] == "k":
+        caps["k"] = ANY
+    return caps
+
+
+# pytrec_eval computes in double as trec_eval does; calc_aggregate's mean adds the
+# per-query values in its own order: relative 1e-12 covers it
+_TOL = Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
+
+
+class IRMeasures(Adapter):
+    """ir_measures through its default pipeline."""
+    name = "ir_measures"
+    library = "ir-measures"
+    versions = ">=0.3,<0.5"
+    import_name = "ir_measures"
+    homepage = "https://ir-measur.es/"
+    issues = "https://github.com/terrierteam/ir_measures/issues"
+    provider: str | None = None      # None: ir_measures.DefaultPipeline
+    capabilities = {m: _caps(m, _QUERY_CAPS) for m in _MEASURES}
+    profiles = {m: _profile(m, _TREC) for m in _MEASURES}
+    profile_sources = {"*": {
+        "missing": "ir_measures/providers/base.py Evaluator.iter_calc: every judged query the provider did not "
+                   "score is yielded with 'value=measure.DEFAULT' (0): a query absent from the run scores 0",
+        "queries": "ir_measures/providers/pytrec_eval_provider.py: the values are those of the judged queries "
+                   "(pytrec_eval skips a run query 'not found in relevance judgments')",
+        "empty_judgments": "ir_measures/providers/base.py Evaluator.iter_calc yields every query of the qrels "
+                           "(self.qrel_qids), one with an empty judgement dict too (pytrec_eval drops it, iter_calc "
+                           "fills in measure.DEFAULT, 0): it is scored 0 and averaged",
+    }}
+    tolerances = {m: _TOL for m in _MEASURES}
+    cannot_receive = {"invalid:duplicate-id": "a run is {query: {doc: score}}, a dict, which cannot list a "
+                                              "document twice"}
+
+    def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        if metric not in _MEASURES:
+            raise Skip(f"ir_measures adapter does not implement {metric}")
+        name, rel, param = _MEASURES[metric]
+        k = cut(settings) if param == "k" else None
+        if k is None and name in _SET_FORM:
+            name = _SET_FORM[name]
+        return {"measure": name, "rel": int(settings["threshold"]) if rel else None, "cutoff": k}
+
+    def _measure(self, options):
+        import ir_measures
+        m = getattr(ir_measures.measures, options["measure"])
+        params = {}
+        if options["rel"] is not None:
+            params["rel"] = options["rel"]
+        m = m(**params) if params else m
+        return m @ options["cutoff"] if options["cutoff"] is not None else m
+
+    def _provider(self):
+        import ir_measures
+        if self.provider is None:
+            return ir_measures.DefaultPipeline
+        p = ir_measures.providers.registry[self.provider]
+        if not p.is_available():
+            raise Skip(f"ir_measures provider {self.provider} is not available here")
+        return p
+
+    def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        measure = self._measure(options)
+        provider = self._provider()
+        qrels, run = int_qrels(inputs), float_run(inputs)
+        if options["measure"] == "nDCG":
+            for q, judged in qrels.items():
+                if judged and q in run and max(judged.values()) < 0:
+                    # the pytrec_eval adapter's reason: trec_eval's m_ndcg.c then reads the level
+                    # counts left by an earlier query, freed memory after an earlier evaluate()
+                    raise Skip(f"qrels[{q!r}]: every judgment is negative; trec_eval's te_form_res_rels leaves "
+                               "rel_levels from an earlier query and m_ndcg.c can loop for minutes on them")
+        if not self.provider_supports(provider, measure):
+            raise Skip(f"ir_measures provider {self.provider or 'default'} does not support {measure}")
+        per_query = {m.query_id: float(m.value) for m in provider.iter_calc([measure], qrels, run)}
+        agg = provider.calc_aggregate([measure], qrels, run)
+        value = agg.get(measure)
+        return LibraryOutput(value=None if value is None else float(value), raw={"per_query": per_query})
+
+    def defect_classifiers(self) -> dict:
+        return {"missing-query-zero-filled": _missing_query_counts}
+
+    def defect_models(self) -> dict:
+        """The library's value: the oracle with the judged queries absent from the run left out
+        of the sum (ir_measures gives them 0)."""
+        return {"missing-query-zero-filled": _missing_query_model}
+
+    @staticmethod
+    def provider_supports(provider, measure) -> bool:
+        try:
+            return bool(provider.supports(measure))
+        except Exception:
+            return False
+
+
+def _missing_query_counts(metric, settings, inputs) -> bool:
+    """``Evaluator.iter_calc`` (ir_measures/providers/base.py) yields ``measure.DEFAULT`` (0)
+    for every judged query the provider did not score, so a judged query absent from the run
+    adds 0 to ``NumRel``, where trec_eval -c (an empty ranking: the oracle's
+    ``missing=zero``, ``queries=qrels``) counts its relevant judgements. Applies:
+    num_relevant, and a judged query with a judgement at or above the threshold that the run
+    lacks."""
+    if metric != "num_relevant":
+        return False
+    thr = int(settings.get("threshold", "1"))
+    run = inputs.get("run", {})
+    return any(q not in run and any(int(g) >= thr for g in judged.values())
+               for q, judged in inputs.get("qrels", {}).items())
+
+
+def _missing_query_model(metric, settings, inputs):
+    from oracle.registry import compute
+    run = inputs.get("run", {})
+    qrels = {q: j for q, j in inputs["qrels"].items() if q in run}
+    if not qrels:
+        return 0
+    return compute(metric, {**inputs, "qrels": qrels}, settings).value
+
+
+class IRMeasuresPytrecEval(IRMeasures):
+    """ir_measures through its pytrec_eval provider (``ir_measures.pytrec_eval``)."""
+    name = "ir_measures-pytrec_eval"
+    provider = "pytrec_eval"
+
+
+_RANX = dict(_TREC, ties="input-order")
+_RANX_MEASURES = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
+                  "r_precision", "ndcg")
+
+
+class IRMeasuresRanx(IRMeasures):
+    """ir_measures through its ranx provider (``ir_measures.ranx``): ranx's conventions.
+    Unavailable, with the reason, when the provider cannot evaluate a one-query run: the
+    ranx provider of ir_measures 0.4.3 builds ranx objects from pandas DataFrames that ranx
+    0.3.21 refuses ('DataFrame Query IDs column dtype must be `object` (string)')."""
+    name = "ir_measures-ranx"
+    provider = "ranx"
+
+    def available(self) -> tuple[bool, str]:
+        ok, why = super().available()
+        if not ok:
+            return ok, why
+        try:
+            import ir_measures
+            p = ir_measures.providers.registry["ranx"]
+            if not p.is_available():
+                return False, "ir_measures' ranx provider is not available (ranx is not installed)"
+            p.calc_aggregate([ir_measures.measures.P @ 1], {"q1": {"d1": 1}}, {"q1": {"d1": 1.0}})
+        except Exception as e:
+            return False, (f"ir_measures' ranx provider fails on a one-query run here ({type(e).__name__}: "
+                           f"{str(e)[:120]}): the provider and the installed ranx do not work together")
+        return True, ""
+    capabilities = {m: _caps(m, _QUERY_CAPS) for m in _RANX_MEASURES}
+    profiles = {m: dict(_profile(m, _RANX), **({"threshold_gains": "no"} if m == "ndcg" else {}))
+                for m in _RANX_MEASURES}
+    profile_sources = {"*": {
+        "ties": "ranx Run sorts each ranking with np.argsort(-scores) in numba, an insertion sort below 16 "
+                "documents (ranx/data_structures/common.py sort_dict_by_value): equal scores keep the input order",
+        "threshold_gains": "ranx metrics/common.py clean_qrels(qrels, rel_lvl) drops the judgments below the level, "
+                           "gains included",
+    }}
+    tolerances = {m: _TOL for m in _RANX_MEASURES}

@@ -1,0 +1,70 @@
+"""The ir_measures adapters (adapters/ir_measures.py): the measure each oracle metric
+maps to, the default pipeline agreeing with the pytrec_eval provider it picks, the
+provider's zero for a judged query missing from the run (a known failure for NumRel),
+and a provider that cannot run reported unavailable with its reason."""
+import pytest
+
+pytest.importorskip("ir_measures")
+
+from adapters.ir_measures import IRMeasures, IRMeasuresPytrecEval, IRMeasuresRanx  # noqa: E402
+from oracle.registry import compute  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def a():
+    return IRMeasures()
+
+
+@pytest.mark.parametrize("metric, knobs, expected", [
+    ("precision_at_k", {"k": "5", "threshold": "2"}, "P(rel=2)@5"),
+    ("precision_at_k", {"k": "none"}, "SetP"),
+    ("recall_at_k", {"k": "10"}, "R@10"),
+    ("average_precision", {}, "AP"),
+    ("average_precision", {"k": "10"}, "AP@10"),
+    ("reciprocal_rank", {}, "RR"),
+    ("hit_rate", {"k": "3"}, "Success@3"),
+    ("ndcg", {"k": "10"}, "nDCG@10"),
+    ("r_precision", {}, "Rprec"),
+    ("num_relevant", {}, "NumRel"),
+    ("num_relevant_retrieved", {"threshold": "2"}, "NumRet(rel=2)"),
+])
+def test_measure_names(a, metric, knobs, expected):
+    settings = {**a.profile(metric), **knobs}
+    assert str(a._measure(a.options(metric, settings))) == expected
+
+
+def test_default_pipeline_gives_the_pytrec_eval_providers_values(a):
+    inputs = {"qrels": {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"x": 1}},
+              "run": {"q1": {"a": 0.3, "b": 0.9, "c": 0.5, "d": 0.1}, "q2": {"y": 1.0, "x": 0.5}}}
+    p = IRMeasuresPytrecEval()
+    for metric in ("precision_at_k", "average_precision", "ndcg", "reciprocal_rank", "bpref"):
+        settings = a.profile(metric)
+        v1 = a.call(metric, a.options(metric, settings), inputs).value
+        v2 = p.call(metric, p.options(metric, settings), inputs).value
+        assert v1 == v2
+        # and the oracle's value under the profile (trec_eval's definitions, -c)
+        assert abs(float(compute(metric, inputs, settings).value) - v1) < 1e-12
+
+
+def test_a_judged_query_missing_from_the_run_counts_zero_relevant(a):
+    # q2 judges x relevant and is not in the run: trec_eval -c counts num_rel 1 + 1 = 2,
+    # the provider's filled-in 0 gives 1 (known failure ir_measures-num_relevant-0002's rule)
+    inputs = {"qrels": {"q1": {"a": 1}, "q2": {"x": 1}}, "run": {"q1": {"a": 1.0}}}
+    settings = a.profile("num_relevant")
+    assert compute("num_relevant", inputs, settings).value == 2
+    assert a.call("num_relevant", a.options("num_relevant", settings), inputs).value == 1.0
+    assert a.defect_classifiers()["missing-query-zero-filled"]("num_relevant", settings, inputs)
+    assert a.defect_models()["missing-query-zero-filled"]("num_relevant", settings, inputs) == 1
+
+
+def test_an_empty_judgement_dict_is_scored_zero_and_averaged(a):
+    # profile empty_judgments=query: q1 has no judgement and counts 0 in the mean
+    inputs = {"qrels": {"q1": {}, "q2": {"a": 1}}, "run": {"q1": {"a": 1.0}, "q2": {"a": 1.0}}}
+    settings = a.profile("reciprocal_rank")
+    assert a.call("reciprocal_rank", a.options("reciprocal_rank", settings), inputs).value == 0.5
+    assert compute("reciprocal_rank", inputs, settings).value == pytest.approx(0.5)
+
+
+def test_the_ranx_provider_is_available_or_says_why():
+    ok, why = IRMeasuresRanx().available()
+    assert ok or ("ranx" in why and why)
