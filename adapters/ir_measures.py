@@ -19,6 +19,7 @@ provider's difference from the others is judged on its own.
 | ``bpref`` | ``Bpref(rel=l)`` |
 | ``num_relevant`` | ``NumRel(rel=l)`` |
 | ``num_relevant_retrieved`` | ``NumRet(rel=l)`` |
+| ``judged_at_k`` | ``Judged@K`` (the judged provider; default pipeline only) |
 
 ``l`` is the ``threshold`` knob (trec_eval's -l, which ir_measures passes to
 pytrec_eval as ``relevance_level`` and to ranx as the ``-l`` suffix). Qrels and run
@@ -34,8 +35,10 @@ run query without judgements is left out. The mean is ``calc_aggregate``'s (the 
 per-query values). The ranx provider builds ranx ``Qrels``/``Run`` objects and
 calls ``ranx.evaluate`` (ranx's conventions: ``ties=input-order`` below 16
 documents, ``threshold_gains=no``), again over the judged queries. The default
-pipeline is the pytrec_eval provider for every measure here (it is first in
-``DefaultPipeline``'s order and supports them all).
+pipeline is the pytrec_eval provider for every measure here but Judged@k (it is
+first in ``DefaultPipeline``'s order and supports them), and the judged provider
+for Judged@k, which sorts each ranking by score and then document id ascending
+(judged_provider.py:36; a known failure against trec_eval's descending order).
 """
 from __future__ import annotations
 
@@ -64,11 +67,12 @@ _MEASURES = {
     "bpref": ("Bpref", True, None),
     "num_relevant": ("NumRel", True, None),
     "num_relevant_retrieved": ("NumRet", True, None),
+    "judged_at_k": ("Judged", False, "k"),   # the judged provider (the default pipeline's choice)
 }
 _SET_FORM = {"P": "SetP", "R": "SetR"}   # the measure of the whole ranking (k=none)
 
 
-_TREC_FURTHER = ("set_ap", "bpref", "num_relevant", "num_relevant_retrieved")
+_TREC_FURTHER = ("set_ap", "bpref", "num_relevant", "num_relevant_retrieved", "judged_at_k")
 
 
 def _profile(metric: str, base: dict) -> dict:
@@ -78,7 +82,8 @@ def _profile(metric: str, base: dict) -> dict:
     if metric in _TREC_FURTHER:   # trec_eval's own measures: their knobs at trec_eval's values
         base = dict(_FURTHER_PROFILE, missing=base["missing"], queries=base["queries"],
                     empty_judgments=base["empty_judgments"])
-    extra = {"k": "5" if metric in ("hit_rate", "precision_at_k", "recall_at_k") else "none",
+    extra = {"k": "5" if metric in ("hit_rate", "precision_at_k", "recall_at_k") else
+             "10" if metric == "judged_at_k" else "none",
              "precision_denominator": "k", "ap_denominator": "relevant", "gain": "linear",
              "threshold_gains": "yes", "negative": "zero", "ideal": "judged"}
     return {k: v for k, v in {**base, **extra}.items() if k in names}
@@ -166,12 +171,15 @@ class IRMeasures(Adapter):
         return LibraryOutput(value=None if value is None else float(value), raw={"per_query": per_query})
 
     def defect_classifiers(self) -> dict:
-        return {"missing-query-zero-filled": _missing_query_counts}
+        return {"missing-query-zero-filled": _missing_query_counts,
+                "judged-ties-docid-ascending": _judged_ties_differ}
 
     def defect_models(self) -> dict:
         """The library's value: the oracle with the judged queries absent from the run left out
-        of the sum (ir_measures gives them 0)."""
-        return {"missing-query-zero-filled": _missing_query_model}
+        of the sum (ir_measures gives them 0); Judged@k over the ranking the judged provider
+        sorts."""
+        return {"missing-query-zero-filled": _missing_query_model,
+                "judged-ties-docid-ascending": _judged_model}
 
     @staticmethod
     def provider_supports(provider, measure) -> bool:
@@ -196,6 +204,37 @@ def _missing_query_counts(metric, settings, inputs) -> bool:
                for q, judged in inputs.get("qrels", {}).items())
 
 
+def _judged_order(inputs) -> dict:
+    """Each ranking as the judged provider sorts it, ``sorted(run[q].items(), key=lambda x:
+    (-x[1], x[0]))`` (ir_measures/providers/judged_provider.py:36): score descending, then
+    document id ascending."""
+    from ._ranking_inputs import exact_score
+    out = {}
+    for q, ranking in inputs.get("run", {}).items():
+        pairs = list(ranking.items()) if isinstance(ranking, dict) else [tuple(p) for p in ranking]
+        out[q] = [[d, v] for d, v in sorted(pairs, key=lambda p: (-exact_score(p[1]), p[0]))]
+    return out
+
+
+def _judged_model(metric, settings, inputs):
+    from oracle.registry import compute
+    return compute(metric, {**inputs, "run": _judged_order(inputs)}, {**settings, "ties": "input-order"}).value
+
+
+def _judged_ties_differ(metric, settings, inputs) -> bool:
+    """The judged provider breaks a tie of scores by document id ascending (its sort key
+    ``(-x[1], x[0])``, judged_provider.py:36), trec_eval by document id descending
+    (comp_sim_docno): the top k differ when a tie straddles the cutoff. Applies:
+    judged_at_k under ties=trec_eval where the two orders give different values."""
+    if metric != "judged_at_k" or settings.get("ties") != "trec_eval":
+        return False
+    from oracle.registry import compute
+    try:
+        return _judged_model(metric, settings, inputs) != compute(metric, inputs, settings).value
+    except Exception:
+        return False
+
+
 def _missing_query_model(metric, settings, inputs):
     from oracle.registry import compute
     run = inputs.get("run", {})
@@ -205,10 +244,16 @@ def _missing_query_model(metric, settings, inputs):
     return compute(metric, {**inputs, "qrels": qrels}, settings).value
 
 
+_PYTREC_MEASURES = tuple(m for m in _MEASURES if m != "judged_at_k")
+
+
 class IRMeasuresPytrecEval(IRMeasures):
     """ir_measures through its pytrec_eval provider (``ir_measures.pytrec_eval``)."""
     name = "ir_measures-pytrec_eval"
     provider = "pytrec_eval"
+    capabilities = {m: _caps(m, _QUERY_CAPS) for m in _PYTREC_MEASURES}
+    profiles = {m: _profile(m, _TREC) for m in _PYTREC_MEASURES}
+    tolerances = {m: _TOL for m in _PYTREC_MEASURES}
 
 
 _RANX = dict(_TREC, ties="input-order")

@@ -27,6 +27,7 @@ def a():
     ("r_precision", {}, "Rprec"),
     ("num_relevant", {}, "NumRel"),
     ("num_relevant_retrieved", {"threshold": "2"}, "NumRet(rel=2)"),
+    ("judged_at_k", {"k": "10"}, "Judged@10"),
 ])
 def test_measure_names(a, metric, knobs, expected):
     settings = {**a.profile(metric), **knobs}
@@ -68,3 +69,13 @@ def test_an_empty_judgement_dict_is_scored_zero_and_averaged(a):
 def test_the_ranx_provider_is_available_or_says_why():
     ok, why = IRMeasuresRanx().available()
     assert ok or ("ranx" in why and why)
+
+
+def test_judged_breaks_ties_by_document_id_ascending(a):
+    # only p01 judged, eleven documents tied: trec_eval's order (docno descending) puts p01
+    # last, out of the top 10 (0); the judged provider's (docno ascending) first (1/10)
+    inputs = {"qrels": {"q1": {"p01": 1}}, "run": {"q1": {f"p{i:02d}": 3 for i in range(1, 12)}}}
+    settings = a.profile("judged_at_k")
+    assert compute("judged_at_k", inputs, settings).value == 0
+    assert a.call("judged_at_k", a.options("judged_at_k", settings), inputs).value == pytest.approx(0.1)
+    assert a.defect_models()["judged-ties-docid-ascending"]("judged_at_k", settings, inputs) * 10 == 1
