@@ -1,7 +1,9 @@
 """scikit-learn's ranking metrics of scores (``sklearn.metrics``), for the sklearn
 adapter: ``average_precision_score(y_true, y_score, average=...)`` onto
-``score_average_precision`` and ``label_ranking_average_precision_score(y_true,
-y_score)`` onto ``label_ranking_average_precision``; both take NumPy arrays of the
+``score_average_precision``, ``label_ranking_average_precision_score(y_true,
+y_score)`` onto ``label_ranking_average_precision``, ``dcg_score(y_true, y_score,
+k, log_base)`` and ``ndcg_score(y_true, y_score, k)`` (``ignore_ties=False``: tied
+scores averaged) onto ``score_dcg`` and ``score_ndcg``; both take NumPy arrays of the
 inputs (float64 scores: a float input is its own value, a rational string its
 nearest double)."""
 from __future__ import annotations
@@ -10,20 +12,25 @@ import warnings
 from fractions import Fraction
 from typing import Mapping
 
-from conformance.protocol import LibraryOutput
+from conformance.protocol import ANY, LibraryOutput
 from oracle.compare import Tolerance
 
-METRICS = ("score_average_precision", "label_ranking_average_precision")
+METRICS = ("score_average_precision", "label_ranking_average_precision", "score_dcg", "score_ndcg")
 CAPABILITIES = {
     "score_average_precision": {"ties": ("step",), "no_relevant": ("zero",),
                                 "average": ("macro", "micro", "weighted", "samples", "none")},
     "label_ranking_average_precision": {"ties": ("step",), "no_relevant": ("one",)},
+    "score_dcg": {"k": ANY, "log_base": ANY},
+    "score_ndcg": {"k": ANY},
 }
 # average_precision_score(average='macro'); both score a problem without a relevant item
 # (0 and 1); a tied group is one threshold (precision_recall_curve, rankdata 'max')
 PROFILES = {
     "score_average_precision": {"ties": "step", "no_relevant": "zero", "average": "macro"},
     "label_ranking_average_precision": {"ties": "step", "no_relevant": "one"},
+    # dcg_score(k=None, log_base=2), ndcg_score(k=None); ignore_ties=False (ties averaged)
+    "score_dcg": {"k": "none", "log_base": "2"},
+    "score_ndcg": {"k": "none"},
 }
 SOURCES = {
     "score_average_precision": {
@@ -62,6 +69,13 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         warnings.simplefilter("ignore")   # "No positive class found in y_true"
         if metric == "label_ranking_average_precision":
             v = M.label_ranking_average_precision_score(y_true, y_score)
+            return LibraryOutput(value=float(v))
+        if metric in ("score_dcg", "score_ndcg"):
+            k = options.get("k")
+            if metric == "score_dcg":
+                v = M.dcg_score(y_true, y_score, k=k, log_base=options.get("log_base", 2))
+            else:
+                v = M.ndcg_score(y_true, y_score, k=k)
             return LibraryOutput(value=float(v))
         average = options.get("average", "macro")
         v = M.average_precision_score(y_true, y_score, average=None if average == "none" else average)

@@ -11,6 +11,7 @@
 | ``classification_report`` | ``classification_report(..., labels, output_dict=True, zero_division)`` |
 | ``score_average_precision`` | ``average_precision_score(y_true, y_score, average)`` (``_sklearn_scores``) |
 | ``label_ranking_average_precision`` | ``label_ranking_average_precision_score(y_true, y_score)`` |
+| ``score_dcg``, ``score_ndcg`` | ``dcg_score(y_true, y_score, k, log_base)``, ``ndcg_score(y_true, y_score, k)`` |
 
 Knobs and the arguments they set:
 
@@ -210,7 +211,9 @@ class SKLearn(Adapter):
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
         if metric in _scores.METRICS:
-            return {"average": settings.get("average")}
+            k = settings.get("k", "none")
+            return {"average": settings.get("average"), "k": None if k == "none" else int(k),
+                    "log_base": int(settings.get("log_base", "2"))}
         opts: dict = {"label_set": settings["label_set"]}
         if "outside" in settings and settings.get("average") not in (None, "binary"):
             opts["outside"] = settings["outside"]

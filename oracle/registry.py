@@ -70,6 +70,8 @@ _WHERE = {
     "classification_report": "oracle.classification:CLASSIFICATION_REPORT",
     "score_average_precision": "oracle.score_ranking:SCORE_AVERAGE_PRECISION",
     "label_ranking_average_precision": "oracle.score_ranking:LABEL_RANKING_AVERAGE_PRECISION",
+    "score_dcg": "oracle.score_ranking:SCORE_DCG",
+    "score_ndcg": "oracle.score_ranking:SCORE_NDCG",
     "vqa_accuracy": "oracle.vqa:VQA_ACCURACY",
     "cross_modal_recall_at_k": "oracle.retrieval:RECALL_AT_K",
     "cider": "oracle.cider:CIDER",

@@ -240,6 +240,91 @@ def compute_lrap(inputs, settings: dict) -> Result:
                   parts={"per_sample": values})
 
 
+def _graded(inputs, allow_negative: bool):
+    """(grade rows, score rows) of dcg/ndcg input: rows of integer grades (y_true) and scores."""
+    if not isinstance(inputs, dict):
+        raise InputError(f"inputs: expected an object with y_true and y_score, got {type(inputs).__name__}")
+    unknown = sorted(set(inputs) - {"y_true", "y_score"})
+    if unknown:
+        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are y_true, y_score", item=unknown[0])
+    for name in ("y_true", "y_score"):
+        if name not in inputs:
+            raise InputError(f"inputs: missing field {name!r}", item=name)
+    yt, ys = _listed(inputs["y_true"], "y_true"), _listed(inputs["y_score"], "y_score")
+    if not yt:
+        raise InputError("y_true: no samples", item="y_true")
+    if len(ys) != len(yt):
+        raise InputError(f"y_score: {len(ys)} rows but y_true has {len(yt)}", item="y_score")
+    grades, scores = [], []
+    width = None
+    for i, (rt, rs) in enumerate(zip(yt, ys)):
+        rt, rs = _listed(rt, f"y_true[{i}]"), _listed(rs, f"y_score[{i}]")
+        if width is None:
+            width = len(rt)
+            if width < 2:
+                raise InputError(f"y_true[{i}]: {width} items; a row ranks two or more (scikit-learn: 'Only "
+                                 "('multilabel-indicator', 'continuous-multioutput', 'multiclass-multioutput') "
+                                 "formats are supported')", item=f"y_true[{i}]")
+        if len(rt) != width:
+            raise InputError(f"y_true[{i}]: {len(rt)} grades, but y_true[0] has {width}", item=f"y_true[{i}]")
+        if len(rs) != width:
+            raise InputError(f"y_score[{i}]: {len(rs)} scores but y_true[{i}] has {width}", item=f"y_score[{i}]")
+        row = []
+        for j, g in enumerate(rt):
+            if hasattr(g, "item") and not isinstance(g, (list, tuple, str)):
+                g = g.item()
+            if isinstance(g, bool) or not isinstance(g, int):
+                raise InputError(f"y_true[{i}][{j}]: {g!r} is not an integer grade (this oracle's graded "
+                                 "relevance is integer)", item=f"y_true[{i}][{j}]")
+            if g < 0 and not allow_negative:
+                raise InputError(f"y_true[{i}][{j}]: a negative grade {g}; NDCG's ideal ranking assumes gains "
+                                 "of 0 or more (scikit-learn: 'ndcg_score should not be used on negative y_true "
+                                 "values')", item=f"y_true[{i}][{j}]")
+            row.append(g)
+        grades.append(row)
+        scores.append([_score(x, f"y_score[{i}][{j}]") for j, x in enumerate(rs)])
+    return grades, scores
+
+
+def _as_queries(grades, scores) -> dict:
+    """Each sample as a query of the ranking family: its items as documents d0, d1, ..."""
+    return {"qrels": {f"s{i}": {f"d{j}": g for j, g in enumerate(r)} for i, r in enumerate(grades)},
+            "run": {f"s{i}": {f"d{j}": x for j, x in enumerate(r)} for i, r in enumerate(scores)}}
+
+
+def _graded_settings(settings) -> dict:
+    """The ranking family's settings for scikit-learn's DCG: ties averaged (McSherry and
+    Najork), the grade as gain, every sample a query, none left out."""
+    return {"k": settings["k"], "ties": "expected", "gain": "linear", "threshold_gains": "yes",
+            "negative": "keep", "threshold": "1", "no_relevant": "zero", "missing": "zero", "queries": "qrels"}
+
+
+def compute_dcg(inputs, settings: dict) -> Result:
+    """scikit-learn ``dcg_score``: per sample sum_r gain_r / log_B(r + 1) over the ranking by
+    score (ties averaged, top k), the mean over samples (oracle.ranking's dcg, ties=expected)."""
+    from .registry import compute
+    grades, scores = _graded(inputs, allow_negative=True)
+    s = dict(_graded_settings(settings), log_base=settings["log_base"])
+    r = compute("dcg", _as_queries(grades, scores), s)
+    return Result(r.value, stats={"n": len(grades)}, parts=r.parts)
+
+
+def compute_ndcg(inputs, settings: dict) -> Result:
+    """scikit-learn ``ndcg_score``: per sample DCG / IDCG (ideal: the grades sorted), 0 where
+    IDCG = 0, the mean over samples (oracle.ranking's ndcg, ties=expected)."""
+    from .registry import compute
+    grades, scores = _graded(inputs, allow_negative=False)
+    s = dict(_graded_settings(settings), ideal="judged")
+    s.pop("negative")
+    r = compute("ndcg", _as_queries(grades, scores), dict(s, negative="zero"))
+    return Result(r.value, stats={"n": len(grades)}, parts=r.parts)
+
+
+K = Knob("k", "only the top k ranks count ('none': all)", "none", kind="int", minimum=1, special=("none",),
+         sources={"*": f"{_SK} dcg_score, ndcg_score k (default None)"})
+LOG_BASE = Knob("log_base", "the base B of the discount 1/log_B(rank + 1)", "2", kind="int", minimum=2,
+                key="logb", sources={"*": f"{_SK} dcg_score(log_base=2)"})
+
 TIES = Knob("ties", "items with equal scores", "step", choices=("step", "expected"),
             sources={"step": f"{_SK} average_precision_score (precision_recall_curve: one threshold per distinct "
                              "score), label_ranking_average_precision_score (rankdata 'max')",
@@ -281,3 +366,16 @@ LABEL_RANKING_AVERAGE_PRECISION = Metric(
     knobs=(TIES, LRAP_NO_RELEVANT),
     inputs={"y_true": "rows of 0/1 indicators (samples x labels)", "y_score": "rows of scores"},
     compute_fn=compute_lrap)
+
+SCORE_DCG = Metric(
+    name="score_dcg", family="score_ranking",
+    summary="Mean over samples of DCG of the items ranked by score, ties averaged (scikit-learn dcg_score)",
+    knobs=(K, LOG_BASE),
+    inputs={"y_true": "rows of integer grades (samples x items)", "y_score": "rows of scores"},
+    compute_fn=compute_dcg)
+SCORE_NDCG = Metric(
+    name="score_ndcg", family="score_ranking",
+    summary="Mean over samples of DCG / ideal DCG, ties averaged, 0 without gain (scikit-learn ndcg_score)",
+    knobs=(K,),
+    inputs={"y_true": "rows of non-negative integer grades (samples x items)", "y_score": "rows of scores"},
+    compute_fn=compute_ndcg)

@@ -140,3 +140,32 @@ def test_arrays_read_as_lists():
 def test_bad_input_names_the_item(metric, inputs, message):
     with pytest.raises(InputError, match=message):
         compute(metric, inputs, {})
+
+
+def _dcg_of_order(gains, k, base):
+    import math
+    return sum(g / (math.log(r + 1) / math.log(base)) for r, g in enumerate(gains[:k], 1))
+
+
+@given(st.lists(st.tuples(st.sampled_from([0, 0, 1, 2, 3]), st.sampled_from([0, 0.5, 1])), min_size=2, max_size=6),
+       st.sampled_from([None, 1, 2, 3]), st.sampled_from([2, 10]))
+def test_dcg_and_ndcg_are_means_over_tie_orders(items, k, base):
+    """DCG with tied scores averaged equals the mean DCG over every order of the tied items
+    (enumerated, in floats), and NDCG that over the ideal DCG."""
+    grades, scores = [g for g, _ in items], [s for _, s in items]
+    groups = {}
+    for g, s in items:
+        groups.setdefault(s, []).append(g)
+    keys = sorted(groups, reverse=True)
+    perms = [list(itertools.permutations(groups[s])) for s in keys]
+    kk = k or len(items)
+    values = [_dcg_of_order([g for part in combo for g in part], kk, base) for combo in itertools.product(*perms)]
+    expected = sum(values) / len(values)
+    conv = {"k": str(k) if k else "none"}
+    got = compute("score_dcg", {"y_true": [grades], "y_score": [scores]}, {**conv, "log_base": str(base)}).value
+    assert abs(float(got) - expected) < 1e-9
+    ideal = _dcg_of_order(sorted(grades, reverse=True), kk, 2)
+    nd = compute("score_ndcg", {"y_true": [grades], "y_score": [scores]}, conv).value
+    want = 0.0 if ideal == 0 else (expected if base == 2 else sum(
+        _dcg_of_order([g for part in combo for g in part], kk, 2) for combo in itertools.product(*perms)) / len(values)) / ideal
+    assert abs(float(nd) - want) < 1e-9

@@ -39,8 +39,23 @@ def score_rows(draw, max_samples: int = 8, max_labels: int = 5, binary: bool | N
     return {"y_true": rel, "y_score": scores}
 
 
+@st.composite
+def graded_rows(draw, max_samples: int = 5, max_items: int = 6, negative: bool = False):
+    """``{"y_true", "y_score"}`` for DCG and NDCG: rows of integer grades (mostly 0, a few
+    high; negative now and then where allowed) and scores that tie often."""
+    n = draw(st.integers(1, max_samples), label="samples")
+    width = draw(st.integers(2, max_items), label="items")
+    low = -1 if negative else 0
+    grades = [[draw(st.sampled_from((0, 0, 0, 1, 1, 2, 3, low))) for _ in range(width)] for _ in range(n)]
+    signal = draw(st.integers(0, 1))
+    scores = [[draw(_score(g > 0, signal)) for g in row] for row in grades]
+    return {"y_true": grades, "y_score": scores}
+
+
 def for_settings(metric: str):
     def strategy(settings):
+        if metric in ("score_dcg", "score_ndcg"):
+            return graded_rows(negative=metric == "score_dcg")
         return score_rows(binary=False if metric == "label_ranking_average_precision" else None)
     return strategy
 
