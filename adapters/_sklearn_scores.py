@@ -15,13 +15,15 @@ from typing import Mapping
 from conformance.protocol import ANY, LibraryOutput
 from oracle.compare import Tolerance
 
-METRICS = ("score_average_precision", "label_ranking_average_precision", "score_dcg", "score_ndcg")
+METRICS = ("score_average_precision", "label_ranking_average_precision", "score_dcg", "score_ndcg",
+           "top_k_accuracy")
 CAPABILITIES = {
     "score_average_precision": {"ties": ("step",), "no_relevant": ("zero",),
                                 "average": ("macro", "micro", "weighted", "samples", "none")},
     "label_ranking_average_precision": {"ties": ("step",), "no_relevant": ("one",)},
     "score_dcg": {"k": ANY, "log_base": ANY},
     "score_ndcg": {"k": ANY},
+    "top_k_accuracy": {"k": ANY, "ties": ("reverse-label-order",)},
 }
 # average_precision_score(average='macro'); both score a problem without a relevant item
 # (0 and 1); a tied group is one threshold (precision_recall_curve, rankdata 'max')
@@ -31,8 +33,15 @@ PROFILES = {
     # dcg_score(k=None, log_base=2), ndcg_score(k=None); ignore_ties=False (ties averaged)
     "score_dcg": {"k": "none", "log_base": "2"},
     "score_ndcg": {"k": "none"},
+    # top_k_accuracy_score(k=2); ties: a stable sort of the scores, reversed
+    "top_k_accuracy": {"k": "2", "ties": "reverse-label-order"},
 }
 SOURCES = {
+    "top_k_accuracy": {
+        "k": "sklearn/metrics/_ranking.py top_k_accuracy_score(y_true, y_score, *, k=2, ...)",
+        "ties": "sklearn/metrics/_ranking.py top_k_accuracy_score: 'sorted_pred = np.argsort(y_score, axis=1, "
+                "kind=\"mergesort\")[:, ::-1]': mergesort is stable, so reversed the later of tied labels "
+                "comes first (a deliberate stable sort: the same input always gets the same ranking)"},
     "score_average_precision": {
         "average": "sklearn/metrics/_ranking.py average_precision_score(y_true, y_score, *, average='macro', ...)",
         "ties": "sklearn/metrics/_ranking.py average_precision_score: 'AP = sum_n (R_n - R_{n-1}) P_n where P_n "
@@ -63,8 +72,14 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
     import numpy as np
     from sklearn import metrics as M
 
-    y_true = np.array(inputs["y_true"], dtype=int)
     y_score = _array(inputs["y_score"])
+    if metric == "top_k_accuracy":
+        kw = {"labels": list(inputs["labels"])} if "labels" in inputs else {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")   # "'k' greater than or equal to 'n_classes'"
+            v = M.top_k_accuracy_score(list(inputs["y_true"]), y_score, k=options["k"], **kw)
+        return LibraryOutput(value=float(v))
+    y_true = np.array(inputs["y_true"], dtype=int)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")   # "No positive class found in y_true"
         if metric == "label_ranking_average_precision":

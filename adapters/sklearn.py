@@ -12,6 +12,7 @@
 | ``score_average_precision`` | ``average_precision_score(y_true, y_score, average)`` (``_sklearn_scores``) |
 | ``label_ranking_average_precision`` | ``label_ranking_average_precision_score(y_true, y_score)`` |
 | ``score_dcg``, ``score_ndcg`` | ``dcg_score(y_true, y_score, k, log_base)``, ``ndcg_score(y_true, y_score, k)`` |
+| ``top_k_accuracy`` | ``top_k_accuracy_score(y_true, y_score, k, labels)`` |
 
 Knobs and the arguments they set:
 
@@ -211,7 +212,7 @@ class SKLearn(Adapter):
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
         if metric in _scores.METRICS:
-            k = settings.get("k", "none")
+            k = settings.get("k", "none")   # dcg, ndcg: 'none' or an int; top_k_accuracy: an int
             return {"average": settings.get("average"), "k": None if k == "none" else int(k),
                     "log_base": int(settings.get("log_base", "2"))}
         opts: dict = {"label_set": settings["label_set"]}

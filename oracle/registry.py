@@ -72,6 +72,7 @@ _WHERE = {
     "label_ranking_average_precision": "oracle.score_ranking:LABEL_RANKING_AVERAGE_PRECISION",
     "score_dcg": "oracle.score_ranking:SCORE_DCG",
     "score_ndcg": "oracle.score_ranking:SCORE_NDCG",
+    "top_k_accuracy": "oracle.score_ranking:TOP_K_ACCURACY",
     "vqa_accuracy": "oracle.vqa:VQA_ACCURACY",
     "cross_modal_recall_at_k": "oracle.retrieval:RECALL_AT_K",
     "cider": "oracle.cider:CIDER",

@@ -320,6 +320,107 @@ def compute_ndcg(inputs, settings: dict) -> Result:
     return Result(r.value, stats={"n": len(grades)}, parts=r.parts)
 
 
+def _top_k_inputs(inputs):
+    """(true class indices, score rows, classes) of top_k_accuracy input, checked."""
+    from .tally import _label
+    if not isinstance(inputs, dict):
+        raise InputError(f"inputs: expected an object with y_true and y_score, got {type(inputs).__name__}")
+    unknown = sorted(set(inputs) - {"y_true", "y_score", "labels"})
+    if unknown:
+        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are y_true, y_score, labels", item=unknown[0])
+    for name in ("y_true", "y_score"):
+        if name not in inputs:
+            raise InputError(f"inputs: missing field {name!r}", item=name)
+    yt, ys = _listed(inputs["y_true"], "y_true"), _listed(inputs["y_score"], "y_score")
+    if not yt:
+        raise InputError("y_true: no samples", item="y_true")
+    if len(ys) != len(yt):
+        raise InputError(f"y_score: {len(ys)} rows but y_true has {len(yt)}", item="y_score")
+    yt = [_label(x, f"y_true[{i}]") for i, x in enumerate(yt)]
+    if "labels" in inputs:
+        classes = [_label(x, f"labels[{j}]") for j, x in enumerate(_listed(inputs["labels"], "labels"))]
+        if len(set(classes)) != len(classes) or classes != sorted(classes, key=lambda c: (str(type(c)), c)):
+            raise InputError("labels: the classes must be distinct and in sorted order (the columns of y_score "
+                             "follow it; scikit-learn: 'Parameter 'labels' must be ordered')", item="labels")
+        index = {c: j for j, c in enumerate(classes)}
+        stray = next((i for i, x in enumerate(yt) if x not in index), None)
+        if stray is not None:
+            raise InputError(f"y_true[{stray}]: {yt[stray]!r} is not among the labels {classes!r}",
+                             item=f"y_true[{stray}]")
+    else:
+        try:
+            classes = sorted(set(yt))
+        except TypeError:
+            raise InputError("y_true: int and string labels mixed; use one kind", item="y_true") from None
+        index = {c: j for j, c in enumerate(classes)}
+    if len(classes) < 3:
+        raise InputError(f"y_true: {len(classes)} classes; top-k accuracy ranks three or more (scikit-learn reads "
+                         "two as a binary problem with one score per sample)", item="y_true")
+    rows = []
+    for i, r in enumerate(ys):
+        r = _listed(r, f"y_score[{i}]")
+        if len(r) != len(classes):
+            raise InputError(f"y_score[{i}]: {len(r)} scores for {len(classes)} classes {classes!r}"
+                             + ("" if "labels" in inputs else "; give labels when y_true lacks a class"),
+                             item=f"y_score[{i}]")
+        rows.append([_score(x, f"y_score[{i}][{j}]") for j, x in enumerate(r)])
+    return [index[x] for x in yt], rows, classes
+
+
+def _top_k_hit(row: list, true: int, k: int, ties: str) -> Fraction:
+    """The chance that class ``true`` is among the k highest scores of ``row``: with a
+    classes above it and t tied with it (itself included), 0 if a >= k, 1 if a + t <= k,
+    else by the tie rule."""
+    s = row[true]
+    above = sum(1 for x in row if x > s)
+    tied = sum(1 for x in row if x == s)
+    if above >= k:
+        return Fraction(0)
+    if above + tied <= k:
+        return Fraction(1)
+    if ties == "expected":
+        return Fraction(k - above, tied)
+    if ties == "optimistic":
+        return Fraction(1)
+    if ties == "pessimistic":
+        return Fraction(0)
+    # reverse-label-order: the tied classes of higher index come first
+    later = sum(1 for j, x in enumerate(row) if x == s and j > true)
+    return Fraction(1 if above + later + 1 <= k else 0)
+
+
+def compute_top_k_accuracy(inputs, settings: dict) -> Result:
+    """The fraction of samples whose true class is among the k highest-scored classes
+    (scikit-learn ``top_k_accuracy_score``; Russakovsky et al. 2015, ILSVRC top-5), a tie
+    at the k-th place settled by ``ties``."""
+    true, rows, classes = _top_k_inputs(inputs)
+    k = int(settings["k"])
+    hits = [_top_k_hit(r, t, k, settings["ties"]) for r, t in zip(rows, true)]
+    return Result(sum(hits, Fraction(0)) / len(hits), stats={"n": len(hits), "classes": classes,
+                                                             "hits": sum(hits, Fraction(0))})
+
+
+TOP_K = Knob("k", "the number of highest-scored classes that count", "5", kind="int", minimum=1,
+             sources={"5": "Russakovsky et al. 2015, ImageNet Large Scale Visual Recognition Challenge, IJCV "
+                           "(top-5 error)", "*": f"{_SK} top_k_accuracy_score(k=2)"})
+TOP_K_TIES = Knob("ties", "classes whose score ties the true class's at the k-th place", "expected",
+                  choices=("expected", "optimistic", "pessimistic", "reverse-label-order"),
+                  sources={"expected": "the chance over the orders of the tied classes (McSherry and Najork 2008): "
+                                       "(k - above) / tied",
+                           "optimistic": "the true class first among its ties",
+                           "pessimistic": "the true class last among its ties",
+                           "reverse-label-order": f"{_SK} top_k_accuracy_score: 'np.argsort(y_score, axis=1, "
+                                                  "kind=\"mergesort\")[:, ::-1]', a stable sort reversed: among "
+                                                  "tied classes the later label first"})
+TOP_K_ACCURACY = Metric(
+    name="top_k_accuracy", family="score_ranking",
+    summary="Fraction of samples whose true class is among the k highest-scored classes",
+    knobs=(TOP_K, TOP_K_TIES),
+    inputs={"y_true": "the true labels", "y_score": "rows of one score per class, in sorted class order",
+            "labels": "optional: the classes, sorted (when y_true lacks some)"},
+    compute_fn=compute_top_k_accuracy)
+
+
 K = Knob("k", "only the top k ranks count ('none': all)", "none", kind="int", minimum=1, special=("none",),
          sources={"*": f"{_SK} dcg_score, ndcg_score k (default None)"})
 LOG_BASE = Knob("log_base", "the base B of the discount 1/log_B(rank + 1)", "2", kind="int", minimum=2,

@@ -41,7 +41,8 @@ def test_registry_names_the_adapter(sk):
     assert (info.name, info.library) == ("sklearn", "scikit-learn")
     assert set(info.metrics) == {"confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall",
                                  "f1", "balanced_accuracy", "classification_report", "score_average_precision",
-                                 "label_ranking_average_precision", "score_dcg", "score_ndcg"}
+                                 "label_ranking_average_precision", "score_dcg", "score_ndcg",
+                                 "top_k_accuracy"}
     assert sk.available() == (True, "")
 
 

@@ -169,3 +169,21 @@ def test_dcg_and_ndcg_are_means_over_tie_orders(items, k, base):
     want = 0.0 if ideal == 0 else (expected if base == 2 else sum(
         _dcg_of_order([g for part in combo for g in part], kk, 2) for combo in itertools.product(*perms)) / len(values)) / ideal
     assert abs(float(nd) - want) < 1e-9
+
+
+@given(st.lists(st.sampled_from([0, 0.5, 1]), min_size=3, max_size=5), st.data())
+def test_top_k_expected_is_the_mean_over_tie_orders(row, data):
+    """ties=expected: the true class's chance of a top-k place, over every order of the
+    tied classes (enumerated), and optimistic/pessimistic its best and worst order."""
+    true = data.draw(st.integers(0, len(row) - 1))
+    k = data.draw(st.integers(1, len(row)))
+    inputs = {"y_true": [true], "y_score": [row], "labels": list(range(len(row)))}
+    outcomes = []
+    for order in itertools.permutations(range(len(row))):
+        # a total order: by score descending, ties by their place in this permutation
+        rank = sorted(range(len(row)), key=lambda j: (-row[j], order.index(j)))
+        outcomes.append(true in rank[:k])
+    exp = Fraction(sum(outcomes), len(outcomes))
+    assert compute("top_k_accuracy", inputs, {"k": str(k), "ties": "expected"}).value == exp
+    assert compute("top_k_accuracy", inputs, {"k": str(k), "ties": "optimistic"}).value == int(any(outcomes))
+    assert compute("top_k_accuracy", inputs, {"k": str(k), "ties": "pessimistic"}).value == int(all(outcomes))

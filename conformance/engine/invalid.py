@@ -9,7 +9,8 @@ unrelated crash (IndexError, ZeroDivisionError...) is reported as such.
   references, y_true and y_pred, gold and pred sentences...) loses its last item;
 - ``truncated-sentence``: one predicted sentence loses its last tag;
 - ``nan-score``: the first score, similarity or probability becomes NaN;
-- ``unknown-label``: a label outside the declared ``labels`` in y_true and y_pred;
+- ``unknown-label``: a label outside the declared ``labels`` in y_true and y_pred (or
+  in y_true, with a row of y_score for it);
 - ``duplicate-id``: a ranking (as a list of [document, score] pairs) lists its first
   document twice.
 """
@@ -19,9 +20,9 @@ import copy
 
 from oracle.registry import get_metric
 
-PARALLEL = ("hypotheses", "references", "predictions", "y_true", "y_pred", "gold", "pred", "candidates",
+PARALLEL = ("hypotheses", "references", "predictions", "y_true", "y_pred", "y_score", "gold", "pred", "candidates",
             "answers", "tokens")
-SCORED = ("run", "similarity", "probs", "logprobs", "logits")
+SCORED = ("run", "similarity", "probs", "logprobs", "logits", "y_score")
 
 
 def _parallel(metric: str) -> list[str]:
@@ -78,7 +79,12 @@ def mutate(kind: str, metric: str, inputs: dict) -> dict | None:
             while new in labels:
                 new += "-"
         x["y_true"] = list(x["y_true"]) + [new]
-        x["y_pred"] = list(x["y_pred"]) + [new]
+        if "y_pred" in x:
+            x["y_pred"] = list(x["y_pred"]) + [new]
+        elif isinstance(x.get("y_score"), list) and x["y_score"]:   # a sample scored like the last one
+            x["y_score"] = list(x["y_score"]) + [copy.deepcopy(x["y_score"][-1])]
+        else:
+            return None
         return x
     if kind == "duplicate-id":
         for q, ranking in x.get("run", {}).items():

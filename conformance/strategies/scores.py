@@ -52,8 +52,31 @@ def graded_rows(draw, max_samples: int = 5, max_items: int = 6, negative: bool =
     return {"y_true": grades, "y_score": scores}
 
 
+@st.composite
+def class_scores(draw, max_samples: int = 8):
+    """``{"y_true", "y_score"[, "labels"]}`` for top-k accuracy: 3 to 5 int classes, one row
+    of scores per sample (tied often), the true class's score raised now and then; the
+    sorted labels given, or every class present in y_true (as scikit-learn needs)."""
+    width = draw(st.integers(3, 5), label="classes")
+    n = draw(st.integers(1, max_samples), label="samples")
+    declare = draw(st.booleans(), label="declare labels")
+    if not declare:
+        n = max(n, width)
+    y_true = [draw(st.integers(0, width - 1)) for _ in range(n)]
+    if not declare:
+        y_true[:width] = list(draw(st.permutations(range(width))))
+    signal = draw(st.integers(0, 1))
+    y_score = [[draw(_score(j == t, signal)) for j in range(width)] for t in y_true]
+    out = {"y_true": y_true, "y_score": y_score}
+    if declare:
+        out["labels"] = list(range(width))
+    return out
+
+
 def for_settings(metric: str):
     def strategy(settings):
+        if metric == "top_k_accuracy":
+            return class_scores()
         if metric in ("score_dcg", "score_ndcg"):
             return graded_rows(negative=metric == "score_dcg")
         return score_rows(binary=False if metric == "label_ranking_average_precision" else None)
@@ -65,7 +88,7 @@ def permute_samples(inputs, data):
     on it (AP ranks by score, LRAP averages over samples)."""
     n = len(inputs["y_true"])
     order = data.draw(st.permutations(range(n)), label="sample order")
-    return {k: [inputs[k][i] for i in order] for k in ("y_true", "y_score")}
+    return {**inputs, **{k: [inputs[k][i] for i in order] for k in ("y_true", "y_score")}}
 
 
 def permute_labels(inputs, data):
@@ -80,4 +103,6 @@ def permute_labels(inputs, data):
 
 
 def invariances(metric: str) -> dict:
+    if metric == "top_k_accuracy":   # the columns follow the sorted classes: only samples move
+        return {"sample-order": permute_samples}
     return {"sample-order": permute_samples, "label-order": permute_labels}
