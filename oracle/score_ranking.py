@@ -100,19 +100,28 @@ def _listed(xs, name: str):
     return list(xs)
 
 
-def _read(inputs, rows_only: bool):
-    """(relevance rows, score rows, one binary problem?) checked: equal shapes."""
+def _fields(inputs, optional: tuple = ()) -> tuple[list, list]:
+    """(y_true, y_score) as lists, after the checks every metric here makes: an object with
+    y_true and y_score (and the ``optional`` fields), y_true not empty, one y_score per
+    y_true item."""
+    allowed = ("y_true", "y_score") + optional
     if not isinstance(inputs, dict):
         raise InputError(f"inputs: expected an object with y_true and y_score, got {type(inputs).__name__}")
-    unknown = sorted(set(inputs) - {"y_true", "y_score"})
+    unknown = sorted(set(inputs) - set(allowed))
     if unknown:
-        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are y_true, y_score", item=unknown[0])
+        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are {', '.join(allowed)}", item=unknown[0])
     for name in ("y_true", "y_score"):
         if name not in inputs:
             raise InputError(f"inputs: missing field {name!r}", item=name)
     yt, ys = _listed(inputs["y_true"], "y_true"), _listed(inputs["y_score"], "y_score")
     if not yt:
         raise InputError("y_true: no samples", item="y_true")
+    return yt, ys
+
+
+def _read(inputs, rows_only: bool):
+    """(relevance rows, score rows, one binary problem?) checked: equal shapes."""
+    yt, ys = _fields(inputs)
     binary = not isinstance(yt[0], (list, tuple))
     if binary and rows_only:
         raise InputError("y_true: expected rows of 0/1 indicators (samples x labels), got a list of labels",
@@ -242,17 +251,7 @@ def compute_lrap(inputs, settings: dict) -> Result:
 
 def _graded(inputs, allow_negative: bool):
     """(grade rows, score rows) of dcg/ndcg input: rows of integer grades (y_true) and scores."""
-    if not isinstance(inputs, dict):
-        raise InputError(f"inputs: expected an object with y_true and y_score, got {type(inputs).__name__}")
-    unknown = sorted(set(inputs) - {"y_true", "y_score"})
-    if unknown:
-        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are y_true, y_score", item=unknown[0])
-    for name in ("y_true", "y_score"):
-        if name not in inputs:
-            raise InputError(f"inputs: missing field {name!r}", item=name)
-    yt, ys = _listed(inputs["y_true"], "y_true"), _listed(inputs["y_score"], "y_score")
-    if not yt:
-        raise InputError("y_true: no samples", item="y_true")
+    yt, ys = _fields(inputs)
     if len(ys) != len(yt):
         raise InputError(f"y_score: {len(ys)} rows but y_true has {len(yt)}", item="y_score")
     grades, scores = [], []
@@ -323,17 +322,7 @@ def compute_ndcg(inputs, settings: dict) -> Result:
 def _top_k_inputs(inputs):
     """(true class indices, score rows, classes) of top_k_accuracy input, checked."""
     from .tally import _label
-    if not isinstance(inputs, dict):
-        raise InputError(f"inputs: expected an object with y_true and y_score, got {type(inputs).__name__}")
-    unknown = sorted(set(inputs) - {"y_true", "y_score", "labels"})
-    if unknown:
-        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are y_true, y_score, labels", item=unknown[0])
-    for name in ("y_true", "y_score"):
-        if name not in inputs:
-            raise InputError(f"inputs: missing field {name!r}", item=name)
-    yt, ys = _listed(inputs["y_true"], "y_true"), _listed(inputs["y_score"], "y_score")
-    if not yt:
-        raise InputError("y_true: no samples", item="y_true")
+    yt, ys = _fields(inputs, ("labels",))
     if len(ys) != len(yt):
         raise InputError(f"y_score: {len(ys)} rows but y_true has {len(yt)}", item="y_score")
     yt = [_label(x, f"y_true[{i}]") for i, x in enumerate(yt)]
