@@ -34,8 +34,12 @@ def test_registry_names_the_builtin_adapters():
     ready, missing = builtin_adapters(include_entry_points=False)
     names = {a.name for a in ready} | {n for n, _ in missing}
     assert names == set(BUILTIN)
-    for _, reason in missing:
-        assert "not importable" in reason
+    from conformance.protocol import Adapter
+    for name, reason in missing:
+        cls = load_adapter(name).__class__
+        # the protocol's own check says 'not importable'; an adapter with its own check (the
+        # ir_measures ranx provider: a trial call) gives its reason
+        assert reason and ("not importable" in reason or cls.available is not Adapter.available), (name, reason)
 
 
 def test_unknown_adapter_is_a_clear_error():
