@@ -49,6 +49,7 @@ from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from ._ranking_inputs import cut, float_run, int_qrels
+from .pytrec_eval import skip_all_negative_queries
 
 _QUERY_CAPS = {"threshold": ANY, "duplicates": ANY}
 _TREC = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "missing": "zero", "duplicates": "error",
@@ -156,18 +157,14 @@ class IRMeasures(Adapter):
         measure = self._measure(options)
         provider = self._provider()
         qrels, run = int_qrels(inputs), float_run(inputs)
-        if options["measure"] == "nDCG":
-            for q, judged in qrels.items():
-                if judged and q in run and max(judged.values()) < 0:
-                    # the pytrec_eval adapter's reason: trec_eval's m_ndcg.c then reads the level
-                    # counts left by an earlier query, freed memory after an earlier evaluate()
-                    raise Skip(f"qrels[{q!r}]: every judgment is negative; trec_eval's te_form_res_rels leaves "
-                               "rel_levels from an earlier query and m_ndcg.c can loop for minutes on them")
+        if options["measure"] == "nDCG":   # pytrec_eval computes it: the same hazard
+            skip_all_negative_queries(qrels, run)
         if not self.provider_supports(provider, measure):
             raise Skip(f"ir_measures provider {self.provider or 'default'} does not support {measure}")
-        per_query = {m.query_id: float(m.value) for m in provider.iter_calc([measure], qrels, run)}
-        agg = provider.calc_aggregate([measure], qrels, run)
-        value = agg.get(measure)
+        # one evaluation: calc gives the aggregate and the per-query values together
+        result = provider.calc([measure], qrels, run)
+        per_query = {m.query_id: float(m.value) for m in result.per_query}
+        value = result.aggregated.get(measure)
         return LibraryOutput(value=None if value is None else float(value), raw={"per_query": per_query})
 
     def defect_classifiers(self) -> dict:

@@ -253,12 +253,7 @@ class PyTrecEval(Adapter):
                 if q not in run:
                     run[q] = {}
         if base in _GAIN_MEASURES:
-            for q, judged in qrels.items():
-                if judged and q in run and max(judged.values()) < 0:
-                    raise Skip(f"qrels[{q!r}]: every judgment is negative; trec_eval's te_form_res_rels then "
-                               "leaves num_rel_levels and rel_levels from an earlier query (its loop over the "
-                               "levels 0..max_rel never runs), and m_ndcg.c reads them: after an earlier "
-                               "evaluate() freed them, this reads freed memory and can loop for minutes")
+            skip_all_negative_queries(qrels, run)
         ev = pytrec_eval.RelevanceEvaluator(qrels, {measure}, relevance_level=options["relevance_level"])
         out = ev.evaluate(run)
         if base in ("Rprec_mult", "iprec_at_recall"):   # the key prints the parameter as %.2f
@@ -297,6 +292,17 @@ class PyTrecEval(Adapter):
         return {"float32-scores": _float32_scores_model,
                 "empty-ranking-nan": lambda metric, settings, inputs: "no value",
                 "rndcg-last-point": _rndcg_last_point_model}
+
+
+def skip_all_negative_queries(qrels: dict, run: dict) -> None:
+    """Skip an input where a judged query of the run has only negative judgements, for the
+    gain measures (the module docstring: trec_eval then reads freed memory)."""
+    for q, judged in qrels.items():
+        if judged and q in run and max(judged.values()) < 0:
+            raise Skip(f"qrels[{q!r}]: every judgment is negative; trec_eval's te_form_res_rels then "
+                       "leaves num_rel_levels and rel_levels from an earlier query (its loop over the "
+                       "levels 0..max_rel never runs), and m_ndcg.c reads them: after an earlier "
+                       "evaluate() freed them, this reads freed memory and can loop for minutes")
 
 
 def _rndcg_short(judged: dict, ranking) -> bool:

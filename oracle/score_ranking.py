@@ -313,9 +313,9 @@ def compute_ndcg(inputs, settings: dict) -> Result:
     IDCG = 0, the mean over samples (oracle.ranking's ndcg, ties=expected)."""
     from .registry import compute
     grades, scores = _graded(inputs, allow_negative=False)
-    s = dict(_graded_settings(settings), ideal="judged")
-    s.pop("negative")
-    r = compute("ndcg", _as_queries(grades, scores), dict(s, negative="zero"))
+    # no grade is negative here (refused above): negative=zero and keep are the same
+    r = compute("ndcg", _as_queries(grades, scores), dict(_graded_settings(settings), ideal="judged",
+                                                          negative="zero"))
     return Result(r.value, stats={"n": len(grades)}, parts=r.parts)
 
 

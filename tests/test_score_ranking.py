@@ -42,15 +42,9 @@ def _enumerated_expected_ap(rel, scores):
     groups = {}
     for r, s in zip(rel, scores):
         groups.setdefault(s, []).append(r)
-    keys = sorted(groups, reverse=True)
-    orders = [set(itertools.permutations(groups[k])) for k in keys]
-    counts = [len(list(itertools.permutations(groups[k]))) for k in keys]
-    total, n = Fraction(0), 0
-    for combo in itertools.product(*[list(itertools.permutations(groups[k])) for k in keys]):
-        total += _ranking_ap([x for part in combo for x in part])
-        n += 1
-    assert n == int(np.prod(counts)) and orders
-    return total / n
+    perms = [list(itertools.permutations(groups[k])) for k in sorted(groups, reverse=True)]
+    values = [_ranking_ap([x for part in combo for x in part]) for combo in itertools.product(*perms)]
+    return sum(values, Fraction(0)) / len(values)
 
 
 def _exact(x):
