@@ -21,6 +21,7 @@ BUILTIN = {
     "ir_measures": "adapters.ir_measures:IRMeasures",
     "ir_measures-pytrec_eval": "adapters.ir_measures:IRMeasuresPytrecEval",
     "ir_measures-ranx": "adapters.ir_measures:IRMeasuresRanx",
+    "torchmetrics": "adapters.torchmetrics:TorchMetrics",
 }
 
 __all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "adapter_names", "builtin_adapters", "load_adapter"]

@@ -19,16 +19,21 @@ from .certified import digits, interval, to_float
 
 @dataclass(frozen=True)
 class Tolerance:
-    """Accept |f - x| <= abs, or |f - x| <= rel * |x|, or at most ``ulps`` doubles apart."""
+    """Accept |f - x| <= abs, or |f - x| <= rel * |x|, or at most ``ulps`` doubles apart, or
+    (a single-precision library) |f - x| <= ``ulps32`` float32 ULPs of x, counted as
+    ulps32 * 2**-23 * max(|x|, 2**-126) (a float32 ULP near x is at most 2**-23 |x|)."""
 
     abs: Fraction = Fraction(0)
     rel: Fraction = Fraction(0)
     ulps: int = 0
+    ulps32: int = 0
 
     def __str__(self) -> str:
         parts = []
         if self.ulps:
             parts.append(f"ulps<={self.ulps}")
+        if self.ulps32:
+            parts.append(f"float32 ulps<={self.ulps32}")
         if self.rel:
             parts.append(f"rel<={float(self.rel):.1e}")
         if self.abs:
@@ -36,7 +41,14 @@ class Tolerance:
         return " or ".join(parts) or "exact"
 
     def to_json(self) -> dict:
-        return {"abs": str(self.abs), "rel": str(self.rel), "ulps": self.ulps}
+        d = {"abs": str(self.abs), "rel": str(self.rel), "ulps": self.ulps}
+        if self.ulps32:
+            d["ulps32"] = self.ulps32
+        return d
+
+    def float32_bound(self, x: Fraction) -> Fraction:
+        """The absolute error ``ulps32`` float32 ULPs of a value of magnitude |x| allow."""
+        return self.ulps32 * Fraction(1, 2 ** 23) * max(abs(x), Fraction(1, 2 ** 126))
 
 
 def _ordinal(f: float) -> int:
@@ -139,7 +151,8 @@ def compare(library_value, exact, tol: Tolerance) -> Comparison:
     if err_hi == 0:
         verdict = "equal"
     elif (ulps <= tol.ulps or err_hi <= tol.abs
-          or (rel is not None and rel <= tol.rel)):
+          or (rel is not None and rel <= tol.rel)
+          or (tol.ulps32 and math.isfinite(nearest) and err_hi <= tol.float32_bound(Fraction(nearest)))):
         verdict = "within"
     else:
         verdict = "outside"

@@ -1,0 +1,187 @@
+"""torchmetrics' retrieval metrics (``torchmetrics.retrieval``, 1.x) mapped onto the ranking family.
+
+| metric | class (``update(preds, target, indexes)``, then ``compute()``) |
+| --- | --- |
+| ``hit_rate`` | ``RetrievalHitRate(top_k=K)`` |
+| ``reciprocal_rank`` | ``RetrievalMRR(top_k=K)`` |
+| ``precision_at_k`` | ``RetrievalPrecision(top_k=K, adaptive_k=...)`` |
+| ``recall_at_k`` | ``RetrievalRecall(top_k=K)`` |
+| ``average_precision`` | ``RetrievalMAP(top_k=K)`` |
+| ``r_precision`` | ``RetrievalRPrecision()`` |
+| ``ndcg`` | ``RetrievalNormalizedDCG(top_k=K)`` |
+
+The library sees one row per retrieved document: its score (float64 here, the double
+nearest the exact score), its target and its query index. So it knows only the queries of
+the run and only the judgements of retrieved documents (profile, from the source of 1.9.0):
+
+- ``queries=run``: a query is a group of rows (retrieval/base.py ``compute``: the groups of
+  ``indexes``); a qrels query absent from the run does not exist for it;
+- ``no_relevant``: ``empty_target_action`` 'neg' (the default: a query without a positive
+  target scores 0) is ``zero``, 'skip' is ``skip``;
+- ``ap_denominator=retrieved-relevant``: ``retrieval_average_precision`` averages the
+  precisions at the relevant documents of the top K it is given; ``ideal=retrieved`` for
+  nDCG (``_dcg_sample_scores(target, target, ...)``: the ideal ranking of the given
+  targets); recall and R-precision divide by the relevant documents among the rows
+  (``target.sum()``), so an input with a relevant document the run does not retrieve cannot
+  be passed to them (``Skip``);
+- ``precision_denominator``: ``k`` (``adaptive_k=False``, the default: ``relevant / top_k``)
+  or ``retrieved`` (``adaptive_k=True``: top_k capped at the number of rows);
+- nDCG: linear gain, the target as the gain (``gain=linear``, ``negative=keep``,
+  ``threshold_gains=no``), tied scores averaged (``_tie_average_dcg``: ``ties=expected``);
+- the other measures rank with ``preds.topk(..., sorted=True)`` or ``torch.argsort(preds,
+  descending=True)``, whose order among equal scores is not documented: the canonical
+  ``ties=trec_eval`` is the profile, and an input whose value depends on the tie order is a
+  finding of the run.
+- The binary measures take ``target = grade >= threshold``.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from conformance.protocol import ANY, LibraryOutput, Skip
+from oracle.compare import Tolerance
+
+from ._ranking_inputs import cut, float_run
+
+METRICS = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
+           "r_precision", "ndcg")
+_CAPS = {"k": ANY, "threshold": ANY, "duplicates": ANY, "no_relevant": ("zero", "skip"),
+         "queries": ("run",), "missing": ANY, "empty_judgments": ANY}
+_PROFILE = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "queries": "run"}
+
+CAPABILITIES = {
+    "hit_rate": dict(_CAPS), "reciprocal_rank": dict(_CAPS),
+    "precision_at_k": dict(_CAPS, precision_denominator=("k", "retrieved")),
+    "recall_at_k": dict(_CAPS),
+    "average_precision": dict(_CAPS, ap_denominator=("retrieved-relevant",)),
+    "r_precision": dict(_CAPS),
+    "ndcg": dict(_CAPS, threshold=("1",), ties=("expected",), ideal=("retrieved",), gain=("linear",),
+                 negative=("keep",), threshold_gains=("no",)),
+}
+PROFILES = {
+    "hit_rate": dict(_PROFILE, k="none"), "reciprocal_rank": dict(_PROFILE, k="none"),
+    "precision_at_k": dict(_PROFILE, k="none", precision_denominator="k"),
+    "recall_at_k": dict(_PROFILE, k="none"),
+    "average_precision": dict(_PROFILE, k="none", ap_denominator="retrieved-relevant"),
+    "r_precision": dict(_PROFILE),
+    "ndcg": dict(_PROFILE, k="none", ties="expected", ideal="retrieved", gain="linear", negative="keep",
+                 threshold_gains="no"),
+}
+SOURCES = {
+    "queries": "torchmetrics/retrieval/base.py RetrievalMetric.compute: one value per group of indexes, then "
+               "their mean (aggregation='mean')",
+    "no_relevant": "retrieval/base.py: empty_target_action='neg' (default) 'consider the query as negative', "
+                   "'skip' leaves it out",
+    "ap_denominator": "functional/retrieval/average_precision.py: (arange(len(positions)) + 1) / positions, "
+                      ".mean() over the relevant documents of the top K",
+    "ideal": "functional/retrieval/ndcg.py: normalized_gain = _dcg_sample_scores(target, target, top_k, "
+             "ignore_ties=True), the given rows only",
+    "ties": "functional/retrieval/ndcg.py _tie_average_dcg (ties averaged, for nDCG)",
+    "precision_denominator": "functional/retrieval/precision.py: relevant / top_k; adaptive_k=True caps top_k "
+                             "at preds.shape[-1]",
+    "k": "every class: top_k=None (the whole ranking)",
+    "negative": "functional/retrieval/ndcg.py: the target values are the gains, as given",
+}
+# float64 scores; the values are float32 (torch.arange(..., dtype=torch.float32),
+# .float()) means of per-query float32 values: a few float32 roundings per query and a mean.
+TOLERANCES = {m: Tolerance(ulps32=16) for m in METRICS}
+
+
+def options(metric: str, settings: Mapping[str, str]) -> dict:
+    return {"top_k": cut(settings), "threshold": int(settings.get("threshold", "1")),
+            "empty_target_action": "neg" if settings.get("no_relevant", "zero") == "zero" else "skip",
+            "adaptive_k": settings.get("precision_denominator") == "retrieved", "metric": metric}
+
+
+def _rows(metric: str, options: Mapping, inputs: Mapping):
+    run, qrels = float_run(inputs), inputs["qrels"]
+    preds, target, index = [], [], []
+    for qi, (q, ranking) in enumerate(run.items()):
+        if not ranking:
+            raise Skip(f"run[{q!r}] is empty: torchmetrics has no row to stand for a query without documents")
+        judged = qrels.get(q, {})
+        if metric in ("recall_at_k", "r_precision"):
+            missing = [d for d, g in judged.items() if int(g) >= options["threshold"] and d not in ranking]
+            if missing:
+                raise Skip(f"qrels[{q!r}][{missing[0]!r}] is relevant but not retrieved: torchmetrics sees only the "
+                           "ranked rows, and its recall divides by their relevant ones")
+        for d, s in ranking.items():
+            g = int(judged.get(d, 0))
+            preds.append(s)
+            index.append(qi)
+            target.append(g if metric == "ndcg" else int(g >= options["threshold"]))
+    if not preds:
+        raise Skip("an empty run: torchmetrics has no row")
+    return preds, target, index
+
+
+def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+    import torch
+    import torchmetrics.retrieval as R
+
+    preds, target, index = _rows(metric, options, inputs)
+    k, empty = options["top_k"], options["empty_target_action"]
+    cls = {"hit_rate": R.RetrievalHitRate, "reciprocal_rank": R.RetrievalMRR, "precision_at_k": R.RetrievalPrecision,
+           "recall_at_k": R.RetrievalRecall, "average_precision": R.RetrievalMAP,
+           "r_precision": R.RetrievalRPrecision, "ndcg": R.RetrievalNormalizedDCG}[metric]
+    kwargs = {"empty_target_action": empty}
+    if metric != "r_precision":
+        kwargs["top_k"] = k
+    if metric == "precision_at_k":
+        kwargs["adaptive_k"] = options["adaptive_k"]
+    m = cls(**kwargs)
+    t = torch.tensor(target, dtype=torch.long if metric == "ndcg" else torch.bool)
+    m.update(torch.tensor(preds, dtype=torch.float64), t, indexes=torch.tensor(index, dtype=torch.long))
+    return LibraryOutput(value=float(m.compute()))
+
+
+def _torch_order(metric: str, scores: list) -> list:
+    """The row order the library ranks one query's rows in: ``preds.topk(n, sorted=True)``
+    (AP, MRR, precision) or ``torch.argsort(preds, descending=True)`` (recall, R-precision,
+    hit rate), on the same float64 tensor."""
+    import torch
+    p = torch.tensor(scores, dtype=torch.float64)
+    if metric in ("average_precision", "reciprocal_rank", "precision_at_k"):
+        return p.topk(len(scores), sorted=True)[1].tolist()
+    return torch.argsort(p, descending=True).tolist()
+
+
+def library_model(metric: str, settings: Mapping[str, str], inputs: Mapping, positive_only: bool):
+    """The library's value as the oracle computes it on the rows as torch orders them
+    (``ties=input-order`` on that order), with, when ``positive_only``, a document of score
+    <= 0 counted as not relevant (``torch.where(preds > 0, target, 0)`` in average_precision.py,
+    reciprocal_rank.py, precision.py and recall.py; recall.py still divides by every relevant row)."""
+    from oracle.registry import compute
+    run = float_run(inputs)
+    qrels = {q: dict(j) for q, j in inputs["qrels"].items()}
+    ordered = {}
+    for q, ranking in run.items():
+        docs = list(ranking)
+        order = _torch_order(metric, [ranking[d] for d in docs])
+        n = len(docs)
+        # input order that torch's order reproduces: descending positions as strictly decreasing scores
+        ordered[q] = {docs[i]: n - r for r, i in enumerate(order)}
+        if positive_only and metric != "recall_at_k":
+            for d in docs:
+                if ranking[d] <= 0 and d in qrels.get(q, {}):
+                    qrels[q][d] = 0
+    if positive_only and metric == "recall_at_k":
+        # relevant / target.sum(): the numerator drops the rows of score <= 0, the denominator keeps them
+        return _recall_positive_only(settings, run, ordered, inputs["qrels"])
+    return compute(metric, {"run": ordered, "qrels": qrels}, {**settings, "ties": "input-order"}).value
+
+
+def _recall_positive_only(settings, run, ordered, qrels):
+    from fractions import Fraction
+    k = cut(settings)
+    t = int(settings.get("threshold", "1"))
+    values = []
+    for q, ranking in ordered.items():
+        rel = {d for d, g in qrels.get(q, {}).items() if int(g) >= t}
+        if not rel:
+            if settings.get("no_relevant", "zero") == "zero":
+                values.append(Fraction(0))
+            continue
+        top = sorted(ranking, key=lambda d: -ranking[d])[:k]
+        values.append(Fraction(sum(1 for d in top if d in rel and run[q][d] > 0), len(rel)))
+    return sum(values, Fraction(0)) / len(values) if values else None

@@ -1,0 +1,243 @@
+"""torchmetrics' text metrics (``torchmetrics.functional.text``, 1.x) mapped onto the oracle.
+
+| metric | call |
+| --- | --- |
+| ``wer``, ``cer``, ``mer``, ``wil``, ``wip`` | ``word_error_rate(preds, target)``, ``char_error_rate``, ``match_error_rate``, ``word_information_lost``, ``word_information_preserved`` |
+| ``bleu``, ``sentence_bleu`` | ``bleu_score(preds, target, n_gram, smooth, weights)`` (tokenizer ``none``); ``sacre_bleu_score(..., tokenize, lowercase)`` for ``13a``, ``intl``, ``char`` and lower case |
+| ``exact_match``, ``squad_f1`` | ``squad(preds, target)["exact_match"]``, ``["f1"]`` (percent, divided by 100 here) |
+| ``perplexity`` | ``perplexity(logits, target, ignore_index)`` on float64 logits |
+
+Profiles, from the source (torchmetrics 1.9.0):
+- error rates: ``pred.split()`` / ``tgt.split()`` (wer.py ``_wer_update``): tokenize=whitespace,
+  mixed case, punctuation kept; summed edit distances over summed reference lengths
+  (aggregate=corpus); CER aligns ``list(pred)`` with ``list(tgt)``, nothing stripped
+  (cer.py ``_cer_update``): whitespace=keep, unit=codepoint. The totals are float32
+  tensors and the rate one float32 division.
+- BLEU (bleu.py ``_bleu_score_update``): the reference length is the first of the references
+  closest to the hypothesis length (``target_len_diff.index(min(...))``): ref_length=closest-first;
+  ``smooth=True`` is Lin and Och's add-one on orders >= 2 (``precision_scores[0] =
+  numerator[0] / denominator[0]``): smoothing=add-k with k = 1; any order without a match
+  gives 0 before smoothing (``if min(numerator) == 0.0``): no_match=zero, which under
+  add-k is a defect (it zeroes more than "no unigram matches"); float32 throughout.
+- SQuAD (squad.py): the v1.1 script it names as its source (lines 15-16), golds used as
+  given, the official normalization, an unanswered question scored 0 and counted
+  (``rank_zero_warn(... will receive score 0)``): normalization=squad, rule=v1.1,
+  missing=zero. Its token F1 takes the v2.0 script's empty rule (``int(target_tokens ==
+  predicted_tokens)`` when a side is empty), which differs from v1.1 where both sides
+  normalize to nothing: a defect (known failures).
+- perplexity (perplexity.py ``_perplexity_update``): softmax over the vocabulary, then the log
+  of the target's probability, exp of the mean over the unmasked positions:
+  aggregate=corpus-token, shift=none; ``ignore_index`` as the knob.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from conformance.protocol import ANY, LibraryOutput, Skip
+from oracle.compare import Tolerance
+
+from ._bleu_inputs import segments, weight_list
+
+RATES = ("wer", "mer", "wil", "wip")
+_WORD = {"tokenize": ("whitespace",), "case": ("mixed",), "punctuation": ("keep",),
+         "aggregate": ("corpus",), "empty_reference": ("undefined",), "tie": ("any",)}
+_WORD_PROFILE = {"tokenize": "whitespace", "case": "mixed", "punctuation": "keep", "aggregate": "corpus",
+                 "empty_reference": "undefined", "tie": "any"}
+_CHAR = {"case": ("mixed",), "punctuation": ("keep",), "whitespace": ("keep",), "unit": ("codepoint",),
+         "aggregate": ("corpus",), "empty_reference": ("undefined",), "tie": ("any",)}
+_CHAR_PROFILE = {"case": "mixed", "punctuation": "keep", "whitespace": "keep", "unit": "codepoint",
+                 "aggregate": "corpus", "empty_reference": "undefined", "tie": "any"}
+
+
+def _smoothing_value_ok(value: str, settings: Mapping[str, str]) -> bool:
+    if settings.get("smoothing") == "add-k":
+        return value in ("1", "-")
+    return value == "-"
+
+
+def _order_ok(value: str, settings: Mapping[str, str]) -> bool:
+    return value.isdigit() and int(value) >= 1
+
+
+def _weights_ok(value: str, settings: Mapping[str, str]) -> bool:
+    try:
+        ws = weight_list(value, int(settings.get("order", "4")))
+    except (ValueError, ZeroDivisionError):
+        return False
+    return len(ws) == int(settings.get("order", "4")) and all(w >= 0 for w in ws)
+
+
+_BLEU = {"tokenizer": ("none", "13a", "intl", "char"), "case": ("mixed", "lower"), "order": _order_ok,
+         "weights": _weights_ok, "ref_length": ("closest-first",), "smoothing": ("none", "add-k"),
+         "smoothing_value": _smoothing_value_ok, "no_match": ("zero",), "effective_order": ("no",),
+         "level": ("corpus",), "scale": ("fraction",)}
+_BLEU_PROFILE = {"tokenizer": "none", "case": "mixed", "order": "4", "weights": "uniform",
+                 "ref_length": "closest-first", "smoothing": "none", "no_match": "zero",
+                 "effective_order": "no", "scale": "fraction"}
+_SQUAD = {"normalization": ("squad",), "missing": ("zero",), "rule": ("v1.1",)}
+_SQUAD_PROFILE = {"normalization": "squad", "missing": "zero", "rule": "v1.1"}
+
+CAPABILITIES = {
+    **{m: dict(_WORD) for m in RATES}, "cer": dict(_CHAR),
+    "bleu": dict(_BLEU), "sentence_bleu": {k: v for k, v in _BLEU.items() if k != "level"},
+    "exact_match": dict(_SQUAD), "squad_f1": dict(_SQUAD),
+    "perplexity": {"aggregate": ("corpus-token",), "ignore_index": ANY, "shift": ("none",)},
+}
+PROFILES = {
+    **{m: dict(_WORD_PROFILE) for m in RATES}, "cer": dict(_CHAR_PROFILE),
+    "bleu": dict(_BLEU_PROFILE, level="corpus"), "sentence_bleu": dict(_BLEU_PROFILE),
+    "exact_match": dict(_SQUAD_PROFILE), "squad_f1": dict(_SQUAD_PROFILE),
+    "perplexity": {"aggregate": "corpus-token", "ignore_index": "none", "shift": "none"},
+}
+SOURCES = {
+    "tokenize": "torchmetrics/functional/text/wer.py _wer_update: pred.split(), tgt.split() (mer.py, wil.py, "
+                "wip.py alike)",
+    "aggregate": "wer.py _wer_update sums the edit distances and the reference lengths over the pairs; "
+                 "_wer_compute returns errors / total",
+    "whitespace": "cer.py _cer_update: _edit_distance(list(pred), list(tgt)), the strings as given",
+    "tokenizer": "bleu.py _tokenize_fn: sentence.split() (BLEUScore's default tokenizer)",
+    "ref_length": "bleu.py _bleu_score_update: target_len_list[target_len_diff.index(min(target_len_diff))], "
+                  "the first closest reference",
+    "smoothing": "bleu.py bleu_score(smooth=False); smooth=True adds one to the counts of orders >= 2 "
+                 "(_bleu_score_compute: precision_scores[0] = numerator[0] / denominator[0]), Lin and Och 2004",
+    "rule": "squad.py:15-16 names its sources, the SQuAD v1.1 evaluation script (CodaLab bundle) and Hugging "
+            "Face datasets' squad metric (v1.1); the docstring cites the SQuAD (1.1) paper. The golds are used as "
+            "given (_metric_max_over_ground_truths over every answer text)",
+    "no_match": "bleu.py _bleu_score_compute: 'if min(numerator) == 0.0: return tensor(0.0)' before any "
+                "smoothing",
+    "missing": "squad.py _squad_update: 'Unanswered question {id} will receive score 0.', counted in total",
+    "aggregate_ppl": "perplexity.py: exp(total_log_probs / count) over every unmasked position of the batch",
+}
+
+# float32: the error rates are one float32 division of integer-valued float32 totals (exact
+# below 2**24): correctly rounded, within 1 float32 ULP of the exact value (the comparison
+# rounds the exact value to a double first). WIL and WIP are two divisions and a product
+# (and 1 - it): a few roundings. BLEU: float32 log, weights times logs, sum, exp and the
+# brevity penalty's exp: relative error of a few float32 ULPs times the order (seen below
+# 2**-20 on random corpora). SQuAD: a float32 sum of per-question scores (each itself a
+# float32 F1 from three roundings), then 100 * sum / total; the adapter divides by 100 in
+# float64. Perplexity: float64 logits, softmax, log and exp in double precision.
+TOLERANCES = {
+    "wer": Tolerance(ulps32=1), "cer": Tolerance(ulps32=1), "mer": Tolerance(ulps32=1),
+    "wil": Tolerance(ulps32=4, abs=Fraction(1, 2 ** 22)), "wip": Tolerance(ulps32=4),
+    "bleu": Tolerance(ulps32=16), "sentence_bleu": Tolerance(ulps32=16),
+    "exact_match": Tolerance(ulps32=4), "squad_f1": Tolerance(ulps32=8, abs=Fraction(1, 2 ** 20)),
+    "perplexity": Tolerance(ulps=64, rel=Fraction(1, 10 ** 12)),
+}
+
+
+def options(metric: str, settings: Mapping[str, str]) -> dict:
+    if metric in ("bleu", "sentence_bleu"):
+        order = int(settings["order"])
+        return {"n_gram": order, "smooth": settings["smoothing"] == "add-k",
+                "weights": [float(w) for w in weight_list(settings["weights"], order)],
+                "tokenize": settings["tokenizer"], "lowercase": settings["case"] == "lower"}
+    if metric == "perplexity":
+        ig = settings["ignore_index"]
+        return {"ignore_index": None if ig == "none" else int(ig)}
+    return {}
+
+
+def _strings(inputs: Mapping) -> tuple[list, list]:
+    refs, hyps = inputs.get("references"), inputs.get("hypotheses")
+    if not isinstance(refs, list) or not isinstance(hyps, list):
+        raise Skip("torchmetrics' error rates take lists of strings")
+    return hyps, refs
+
+
+def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+    import torchmetrics.functional.text as T
+
+    if metric in RATES or metric == "cer":
+        fn = {"wer": T.word_error_rate, "cer": T.char_error_rate, "mer": T.match_error_rate,
+              "wil": T.word_information_lost, "wip": T.word_information_preserved}[metric]
+        preds, target = _strings(inputs)
+        return LibraryOutput(value=float(fn(preds, target)))
+    if metric in ("bleu", "sentence_bleu"):
+        return _bleu(metric, options, inputs)
+    if metric in ("exact_match", "squad_f1"):
+        return _squad(metric, inputs)
+    if metric == "perplexity":
+        return _perplexity(options, inputs)
+    raise Skip(f"torchmetrics adapter does not implement {metric}")
+
+
+def _bleu(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+    import torchmetrics.functional.text as T
+
+    hyps, refs = segments(metric, inputs)
+    if options["tokenize"] == "none" and not options["lowercase"]:
+        v = T.bleu_score(hyps, refs, n_gram=options["n_gram"], smooth=options["smooth"],
+                         weights=options["weights"])
+    else:
+        v = T.sacre_bleu_score(hyps, refs, n_gram=options["n_gram"], smooth=options["smooth"],
+                               tokenize=options["tokenize"], lowercase=options["lowercase"],
+                               weights=options["weights"])
+    return LibraryOutput(value=float(v))
+
+
+def _squad(metric: str, inputs: Mapping) -> LibraryOutput:
+    from torchmetrics.functional.text import squad
+
+    preds, refs = inputs.get("predictions"), inputs.get("references")
+    if not isinstance(preds, list) or not isinstance(refs, list):
+        raise Skip("torchmetrics' squad takes lists")
+    p = [{"id": str(i), "prediction_text": x} for i, x in enumerate(preds) if x is not None]
+    t = [{"id": str(i), "answers": {"text": list(r), "answer_start": [0] * len(r)}} for i, r in enumerate(refs)]
+    out = squad(p, t)
+    key = "exact_match" if metric == "exact_match" else "f1"
+    # the library reports percent (100.0 * exact_match / total); the unit is converted here
+    return LibraryOutput(value=float(out[key]) / 100, raw=out)
+
+
+def _perplexity(options: Mapping, inputs: Mapping) -> LibraryOutput:
+    import torch
+    from torchmetrics.functional.text import perplexity
+
+    logits, targets = inputs.get("logits"), inputs.get("targets")
+    if logits is None and inputs.get("probs") is not None:
+        logits, targets = _probs_as_logits(inputs["probs"])
+    if logits is None or targets is None:
+        raise Skip("torchmetrics' perplexity takes logits and target indices")
+    try:
+        z = torch.tensor([[[_float(v) for v in pos] for pos in text] for text in logits], dtype=torch.float64)
+        t = torch.tensor(targets, dtype=torch.int64)
+    except (ValueError, TypeError) as e:
+        raise Skip(f"torchmetrics takes rectangular [batch, seq, vocab] logits ({e})")
+    return LibraryOutput(value=float(perplexity(z, t, ignore_index=options["ignore_index"])))
+
+
+def _probs_as_logits(probs) -> tuple[list, list]:
+    """Per-token probabilities as logits the library can take: p becomes the two-word
+    vocabulary [ln p, ln(1 - p)] with target 0 (softmax gives p back up to a few roundings;
+    p = 1 gives [0, -inf], p = 0 [-inf, 0], a NaN [NaN, NaN]). Texts of unequal length cannot form the library's rectangular
+    batch."""
+    import math
+    if len({len(t) for t in probs}) > 1:
+        raise Skip("torchmetrics takes one rectangular [batch, seq, vocab] batch: texts of unequal length")
+    logits, targets = [], []
+    for text in probs:
+        row = []
+        for p in text:
+            if p is None:
+                raise Skip("a masked probability (null) has no logits form")
+            if isinstance(p, float) and math.isnan(p):
+                row.append([p, p])   # a NaN probability: NaN logits, for the library to refuse
+                continue
+            try:
+                q = Fraction(p)
+            except (ValueError, TypeError, OverflowError):
+                raise Skip(f"probability {p!r} has no logits form")
+            if not 0 <= q <= 1:
+                raise Skip("a probability outside [0, 1] has no logits form")
+            row.append([math.log(q) if q > 0 else float("-inf"), math.log(1 - q) if q < 1 else float("-inf")])
+        logits.append(row)
+        targets.append([0] * len(text))
+    return logits, targets
+
+
+def _float(v) -> float:
+    if isinstance(v, str):
+        return float(Fraction(v)) if v not in ("-inf", "inf") else float(v)
+    return float(v)

@@ -1,0 +1,134 @@
+"""torchmetrics (Lightning-AI/torchmetrics, 1.x): its functional API mapped onto the oracle.
+
+The families live in helper modules, each with its calls, profile and sources:
+``_torchmetrics_text`` (WER, CER, MER, WIL, WIP, BLEU and SacreBLEU, SQuAD, perplexity) and
+``_torchmetrics_retrieval`` (hit rate, MRR, precision, recall, MAP, R-precision, nDCG, through
+the stateful classes with query indexes).
+
+torchmetrics computes in float32 unless given float64 tensors: the text metrics build
+their totals as float32 tensors (``tensor(0, dtype=torch.float)``), so their tolerances
+are counted in float32 ULPs (``Tolerance.ulps32``); where the library keeps the caller's
+dtype (perplexity's logits) the adapter passes float64, which judges the formula rather
+than the precision the caller picks.
+
+Findings are in ``known_failures/torchmetrics.json``; the defects with a model here:
+- ``max-length-as-hits`` (MER, WIL, WIP): the hits are taken as
+  ``max(len(ref), len(hyp)) - errors`` per pair (mer.py ``_mer_update``: ``total +=
+  max(len(tgt_tokens), len(pred_tokens))``; wil.py/wip.py: ``errors - total``), which is
+  H + S + max(D, I) - (S + D + I) = H - min(D, I): too few hits, and MER's denominator
+  H + S + max(D, I) instead of H + S + D + I, whenever a minimum-cost alignment needs both a
+  deletion and an insertion;
+- ``smoothing-after-zero-check`` (BLEU with smooth=True): ``_bleu_score_compute`` returns 0
+  when any order has no match (``if min(numerator) == 0.0``) before it smooths, so add-one
+  smoothing never rescues a zero order.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from conformance.protocol import Adapter, LibraryOutput
+
+from . import _torchmetrics_retrieval as _retrieval
+from . import _torchmetrics_text as _text
+
+
+class TorchMetrics(Adapter):
+    name = "torchmetrics"
+    library = "torchmetrics"
+    import_name = "torchmetrics"
+    versions = ">=1.0,<2"
+    homepage = "https://lightning.ai/docs/torchmetrics/"
+    issues = "https://github.com/Lightning-AI/torchmetrics/issues"
+    capabilities = {**_text.CAPABILITIES, **_retrieval.CAPABILITIES}
+    profiles = {**_text.PROFILES, **_retrieval.PROFILES}
+    profile_sources = {"*": _text.SOURCES, **{m: _retrieval.SOURCES for m in _retrieval.METRICS}}
+    tolerances = {**_text.TOLERANCES, **_retrieval.TOLERANCES}
+
+    def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        if metric in _retrieval.METRICS:
+            return _retrieval.options(metric, settings)
+        return _text.options(metric, settings)
+
+    def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        if metric in _retrieval.METRICS:
+            return _retrieval.call(metric, options, inputs)
+        return _text.call(metric, options, inputs)
+
+    def defect_classifiers(self) -> dict:
+        return {"max-length-as-hits": _max_length_as_hits,
+                "smoothing-after-zero-check": _smoothing_after_zero_check,
+                "torch-sort-tie-order": _ties_in_run,
+                "non-positive-score-not-relevant": _non_positive_relevant}
+
+    def defect_models(self) -> dict:
+        return {"max-length-as-hits": _max_length_model,
+                "smoothing-after-zero-check": lambda metric, settings, inputs: 0,
+                "torch-sort-tie-order": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=False),
+                "non-positive-score-not-relevant": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=True)}
+
+
+def _ties_in_run(metric, settings, inputs) -> bool:
+    """Applies: a binary retrieval measure (nDCG averages ties) and a query with two equal scores."""
+    if metric not in _retrieval.METRICS or metric == "ndcg" or "run" not in inputs:
+        return False
+    try:
+        run = _retrieval.float_run(inputs)
+    except Exception:
+        return False
+    return any(len(set(r.values())) < len(r) for r in run.values())
+
+
+def _non_positive_relevant(metric, settings, inputs) -> bool:
+    """Applies: AP, MRR, precision or recall, and a retrieved relevant document of score <= 0."""
+    if metric not in ("average_precision", "reciprocal_rank", "precision_at_k", "recall_at_k") or "run" not in inputs:
+        return False
+    try:
+        run = _retrieval.float_run(inputs)
+    except Exception:
+        return False
+    t = int(settings.get("threshold", "1"))
+    return any(s <= 0 and int(inputs["qrels"].get(q, {}).get(d, 0)) >= t
+               for q, r in run.items() for d, s in r.items())
+
+
+def _pairs(inputs: Mapping):
+    return [(r.split(), h.split()) for r, h in zip(inputs.get("references", []), inputs.get("hypotheses", []))]
+
+
+def _max_length_as_hits(metric, settings, inputs) -> bool:
+    """Applies: MER, WIL or WIP on lists of strings of equal length where the library's hits
+    (sum of max(N, P) - d) differ from every admissible hit count of the oracle."""
+    if metric not in ("mer", "wil", "wip"):
+        return False
+    refs, hyps = inputs.get("references"), inputs.get("hypotheses")
+    return isinstance(refs, list) and isinstance(hyps, list) and len(refs) == len(hyps) and bool(refs)
+
+
+def _max_length_model(metric, settings, inputs):
+    """The library's value: d = sum of the Levenshtein distances, T = sum of max(N_u, P_u),
+    N and P the reference and hypothesis token totals; MER = d / T, WIP = (T - d)**2 / (N P),
+    WIL = 1 - WIP (Fractions; None where a denominator is 0)."""
+    from fractions import Fraction
+    from oracle.alignment import levenshtein
+    pairs = _pairs(inputs)
+    d = sum(levenshtein(r, h) for r, h in pairs)
+    t = sum(max(len(r), len(h)) for r, h in pairs)
+    n, p = sum(len(r) for r, _ in pairs), sum(len(h) for _, h in pairs)
+    if metric == "mer":
+        return Fraction(d, t) if t else None
+    if not n or not p:
+        return None
+    wip = Fraction((t - d) ** 2, n * p)
+    return wip if metric == "wip" else 1 - wip
+
+
+def _smoothing_after_zero_check(metric, settings, inputs) -> bool:
+    """Applies: smoothing=add-k and some order of the pooled counts has no match."""
+    if metric not in ("bleu", "sentence_bleu") or settings.get("smoothing") != "add-k":
+        return False
+    from oracle.registry import compute
+    try:
+        stats = compute(metric, inputs, dict(settings)).stats
+    except Exception:
+        return False
+    return any(m == 0 for m in stats.get("matches", [])[:int(settings.get("order", "4"))])

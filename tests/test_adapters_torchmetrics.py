@@ -1,0 +1,96 @@
+"""The torchmetrics adapter: its input mapping, its defect models against the library
+itself, and the float32 tolerance it relies on."""
+from fractions import Fraction
+
+import pytest
+
+from conformance.protocol import Skip
+from oracle.compare import Tolerance, compare
+
+pytest.importorskip("torchmetrics")
+
+from adapters import _torchmetrics_retrieval as R  # noqa: E402
+from adapters import _torchmetrics_text as T  # noqa: E402
+from adapters.torchmetrics import TorchMetrics, _max_length_model  # noqa: E402
+
+
+def test_float32_ulps_accept_the_nearest_float32_and_refuse_the_next_but_one():
+    import numpy as np
+    x = Fraction(2, 7)
+    f = float(np.float32(2 / 7))
+    assert compare(f, x, Tolerance()).verdict == "outside"            # 1.3e-8 away: far past double ULPs
+    assert compare(f, x, Tolerance(ulps32=1)).verdict == "within"
+    g = float(np.nextafter(np.nextafter(np.float32(f), np.float32(1)), np.float32(1)))
+    assert compare(g, x, Tolerance(ulps32=1)).verdict == "outside"
+
+
+def test_mer_counts_max_length_as_hits_plus_errors():
+    # By hand: ref 'x a b', hyp 'a b y': deleting x and inserting y costs 2 (three
+    # substitutions cost 3): H = 2, D = I = 1, MER = 2/4 = 1/2. max(N, P) = 3, so the
+    # library's MER is 2/3; its hits max(N, P) - d = 1, WIP = 1/9 (canonical 4/9).
+    inputs = {"references": ["x a b"], "hypotheses": ["a b y"]}
+    out = T.call("mer", {}, inputs).value
+    assert out == pytest.approx(2 / 3, rel=2 ** -23)
+    assert _max_length_model("mer", {}, inputs) == Fraction(2, 3)
+    assert _max_length_model("wip", {}, inputs) == Fraction(1, 9)
+    assert T.call("wip", {}, inputs).value == pytest.approx(1 / 9, rel=2 ** -22)
+    from oracle.registry import compute
+    assert compute("mer", inputs).value == Fraction(1, 2)
+
+
+def test_squad_percent_is_converted_to_a_fraction():
+    # By hand: 'cat sat' against 'the cat sat down': P = 1, R = 2/3, F1 = 4/5; the library
+    # says 80.0 (percent), the adapter 0.8
+    v = T.call("squad_f1", {}, {"predictions": ["cat sat"], "references": [["the cat sat down"]]}).value
+    assert v == pytest.approx(0.8, rel=2 ** -22)
+
+
+def test_probabilities_reach_the_library_as_logits():
+    # By hand: 0.5, 0.25, 0.5, 1 -> PPL = 16**(1/4) = 2 (golden perplexity case)
+    v = T.call("perplexity", {"ignore_index": None}, {"probs": [["1/2", "1/4", "1/2", "1"]]}).value
+    assert v == pytest.approx(2.0, rel=1e-14)
+    with pytest.raises(Skip, match="unequal length"):
+        T.call("perplexity", {"ignore_index": None}, {"probs": [["1/2"], ["1/2", "1/4"]]})
+
+
+def test_recall_is_not_passed_a_relevant_document_the_run_misses():
+    opts = R.options("recall_at_k", {"k": "none", "threshold": "1", "no_relevant": "zero"})
+    with pytest.raises(Skip, match="not retrieved"):
+        R.call("recall_at_k", opts, {"run": {"q": {"a": 1.0}}, "qrels": {"q": {"a": 1, "b": 1}}})
+    # AP divides by the relevant documents found (ap_denominator=retrieved-relevant): passed
+    assert R.call("average_precision", R.options("average_precision", {"k": "none"}),
+                  {"run": {"q": {"a": 1.0}}, "qrels": {"q": {"a": 1, "b": 1}}}).value == 1.0
+
+
+@pytest.mark.parametrize("metric", ["reciprocal_rank", "average_precision", "precision_at_k", "recall_at_k",
+                                    "r_precision", "hit_rate"])
+def test_the_tie_and_score_models_predict_the_library(metric):
+    """The defect models (torch's own order, scores <= 0 not relevant) against the library on
+    inputs with ties and non-positive scores, where the canonical value differs."""
+    import random
+    a = TorchMetrics()
+    settings = dict(a.profile(metric), **({"k": "1"} if metric == "hit_rate" else {}))   # k=none: ties cannot matter
+    rnd = random.Random(3)
+    differ = 0
+    for _ in range(40):
+        n = rnd.randint(2, 12)
+        # q: relevant documents among scores <= 0 now and then; r: one relevant document
+        # among tied scores (trec_eval puts the higher document id first)
+        run = {"q": {f"d{i}": float(rnd.choice([-1, 0, 1, 1, 2])) for i in range(n)},
+               "r": {f"e{i}": 3.0 for i in range(rnd.randint(2, 6))}}
+        qrels = {"q": {d: int(rnd.random() < (0.7 if s <= 0 else 0.2)) for d, s in run["q"].items()},
+                 "r": {rnd.choice(sorted(run["r"])): 1}}
+        inputs = {"run": run, "qrels": qrels}
+        lib = a.call(metric, a.options(metric, settings), inputs).value
+        model = R.library_model(metric, settings, inputs, positive_only=metric not in ("r_precision", "hit_rate"))
+        assert compare(lib, model, a.tolerance(metric)).agrees, (inputs, lib, model)
+        from oracle.registry import compute
+        differ += not compare(lib, compute(metric, inputs, settings).value, a.tolerance(metric)).agrees
+    assert differ   # the inputs do reach the defects
+
+
+def test_the_adapter_is_registered_and_available():
+    from adapters import BUILTIN
+    assert BUILTIN["torchmetrics"] == "adapters.torchmetrics:TorchMetrics"
+    ok, why = TorchMetrics().available()
+    assert ok, why
