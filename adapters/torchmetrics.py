@@ -50,6 +50,7 @@ class TorchMetrics(Adapter):
         return _text.options(metric, settings)
 
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        _one_thread()
         if metric in _retrieval.METRICS:
             return _retrieval.call(metric, options, inputs)
         return _text.call(metric, options, inputs)
@@ -65,6 +66,21 @@ class TorchMetrics(Adapter):
                 "smoothing-after-zero-check": lambda metric, settings, inputs: 0,
                 "torch-sort-tie-order": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=False),
                 "non-positive-score-not-relevant": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=True)}
+
+
+_THREADS_SET_IN: list = []
+
+
+def _one_thread() -> None:
+    """torch's intra-op thread pool, once per process, set to one thread. A worker forked from
+    a process whose OpenMP pool is running (a test that called torch before the run) hangs in
+    its first parallel op (softmax, for one) unless it runs single-threaded; the inputs here
+    are small, so one thread costs nothing."""
+    import os
+    if _THREADS_SET_IN != [os.getpid()]:
+        import torch
+        torch.set_num_threads(1)
+        _THREADS_SET_IN[:] = [os.getpid()]
 
 
 def _ties_in_run(metric, settings, inputs) -> bool:
