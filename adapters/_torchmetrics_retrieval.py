@@ -81,6 +81,8 @@ SOURCES = {
                              "at preds.shape[-1]",
     "k": "every class: top_k=None (the whole ranking)",
     "negative": "functional/retrieval/ndcg.py: the target values are the gains, as given",
+    "threshold_gains": "functional/retrieval/ndcg.py _dcg_sample_scores: the gain of a row is its target value, "
+                       "with no relevance level below which it is dropped",
 }
 # float64 scores; the values are float32 (torch.arange(..., dtype=torch.float32),
 # .float()) means of per-query float32 values: a few float32 roundings per query and a mean.

@@ -3,7 +3,8 @@
 The families live in helper modules, each with its calls, profile and sources:
 ``_torchmetrics_text`` (WER, CER, MER, WIL, WIP, BLEU and SacreBLEU, SQuAD, perplexity) and
 ``_torchmetrics_retrieval`` (hit rate, MRR, precision, recall, MAP, R-precision, nDCG, through
-the stateful classes with query indexes).
+the stateful classes with query indexes) and ``_torchmetrics_classes`` (confusion matrix,
+accuracy, per-class and balanced accuracy, precision, recall, F-beta; multilabel rows).
 
 torchmetrics computes in float32 unless given float64 tensors: the text metrics build
 their totals as float32 tensors (``tensor(0, dtype=torch.float)``), so their tolerances
@@ -28,6 +29,7 @@ from typing import Mapping
 
 from conformance.protocol import Adapter, LibraryOutput
 
+from . import _torchmetrics_classes as _classes
 from . import _torchmetrics_retrieval as _retrieval
 from . import _torchmetrics_text as _text
 
@@ -39,18 +41,30 @@ class TorchMetrics(Adapter):
     versions = ">=1.0,<2"
     homepage = "https://lightning.ai/docs/torchmetrics/"
     issues = "https://github.com/Lightning-AI/torchmetrics/issues"
-    capabilities = {**_text.CAPABILITIES, **_retrieval.CAPABILITIES}
-    profiles = {**_text.PROFILES, **_retrieval.PROFILES}
-    profile_sources = {"*": _text.SOURCES, **{m: _retrieval.SOURCES for m in _retrieval.METRICS}}
-    tolerances = {**_text.TOLERANCES, **_retrieval.TOLERANCES}
+    capabilities = {**_text.CAPABILITIES, **_retrieval.CAPABILITIES, **_classes.CAPABILITIES}
+    profiles = {**_text.PROFILES, **_retrieval.PROFILES, **_classes.PROFILES}
+    profile_sources = {"*": _text.SOURCES, **{m: _retrieval.SOURCES for m in _retrieval.METRICS},
+                       **{m: _classes.SOURCES for m in _classes.METRICS}}
+    tolerances = {**_text.TOLERANCES, **_retrieval.TOLERANCES, **_classes.TOLERANCES}
+    input_forms = dict(_classes.INPUT_FORMS)
+
+    def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
+        why = super().supports(metric, settings)
+        if why is None and metric in _classes.METRICS:
+            why = _classes.supports(metric, settings)
+        return why
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        if metric in _classes.METRICS:
+            return _classes.options(metric, settings)
         if metric in _retrieval.METRICS:
             return _retrieval.options(metric, settings)
         return _text.options(metric, settings)
 
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         _one_thread()
+        if metric in _classes.METRICS:
+            return _classes.call(metric, options, inputs)
         if metric in _retrieval.METRICS:
             return _retrieval.call(metric, options, inputs)
         return _text.call(metric, options, inputs)
@@ -59,13 +73,18 @@ class TorchMetrics(Adapter):
         return {"max-length-as-hits": _max_length_as_hits,
                 "smoothing-after-zero-check": _smoothing_after_zero_check,
                 "torch-sort-tie-order": _ties_in_run,
-                "non-positive-score-not-relevant": _non_positive_relevant}
+                "non-positive-score-not-relevant": _non_positive_relevant,
+                "single-class-refused": _classes.single_class,
+                "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen,
+                "predicted-only-class-counts-zero": _classes.predicted_only_class}
 
     def defect_models(self) -> dict:
         return {"max-length-as-hits": _max_length_model,
                 "smoothing-after-zero-check": lambda metric, settings, inputs: 0,
                 "torch-sort-tie-order": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=False),
-                "non-positive-score-not-relevant": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=True)}
+                "non-positive-score-not-relevant": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=True),
+                "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen_model,
+                "predicted-only-class-counts-zero": _classes.predicted_only_class_model}
 
 
 _THREADS_SET_IN: list = []

@@ -94,3 +94,34 @@ def test_the_adapter_is_registered_and_available():
     assert BUILTIN["torchmetrics"] == "adapters.torchmetrics:TorchMetrics"
     ok, why = TorchMetrics().available()
     assert ok, why
+
+
+def test_string_labels_are_numbered_in_the_oracle_label_order():
+    # By hand: y_true [cat, dog, dog], y_pred [cat, cat, dog]: recall cat 1/1, dog 1/2
+    from adapters import _torchmetrics_classes as C
+    inputs = {"y_true": ["cat", "dog", "dog"], "y_pred": ["cat", "cat", "dog"]}
+    v = C.call("per_class_accuracy", C.options("per_class_accuracy", {"label_set": "auto"}), inputs).value
+    assert v == {"cat": 1.0, "dog": 0.5}
+    cm = C.call("confusion_matrix", C.options("confusion_matrix", {"label_set": "auto", "normalize": "none"}),
+                inputs).value
+    assert cm == [[1, 0], [1, 1]]
+
+
+def test_the_classification_models_predict_the_library():
+    from adapters import _torchmetrics_classes as C
+    a = TorchMetrics()
+    # By hand: y_true [0, 0, 1], y_pred [0, 2, 1], labels [0, 1, 2, 3]: class 3 is never seen.
+    # Recall 1/2, 1, 0/0 -> 0 (class 2 only predicted): over the seen labels (1/2 + 1 + 0)/3 = 1/2
+    inputs = {"y_true": [0, 0, 1], "y_pred": [0, 2, 1], "labels": [0, 1, 2, 3]}
+    s = a.profile("recall")
+    assert C.macro_drops_unseen("recall", s, inputs)
+    assert C.macro_drops_unseen_model("recall", s, inputs) == Fraction(1, 2)
+    assert a.call("recall", a.options("recall", s), inputs).value == pytest.approx(0.5, rel=2 ** -22)
+    # balanced accuracy: the same recalls without the declared list, class 2 counted as 0
+    b = {"y_true": [0, 0, 1], "y_pred": [0, 2, 1]}
+    sb = a.profile("balanced_accuracy")
+    assert C.predicted_only_class("balanced_accuracy", sb, b)
+    assert C.predicted_only_class_model("balanced_accuracy", sb, b) == Fraction(1, 2)
+    assert a.call("balanced_accuracy", a.options("balanced_accuracy", sb), b).value == pytest.approx(0.5, rel=2 ** -22)
+    from oracle.registry import compute
+    assert compute("balanced_accuracy", b).value == Fraction(3, 4)   # (1/2 + 1)/2 over the classes with samples

@@ -1,0 +1,272 @@
+"""torchmetrics' classification metrics (``torchmetrics.functional.classification``, 1.x)
+mapped onto the oracle's classification family.
+
+| metric | call |
+| --- | --- |
+| ``confusion_matrix`` | ``multiclass_confusion_matrix(preds, target, num_classes, normalize)`` |
+| ``accuracy`` | ``multiclass_accuracy(..., average='micro')`` (the share of correct samples) |
+| ``per_class_accuracy`` | ``multiclass_recall(..., average='none')``, keyed by label |
+| ``balanced_accuracy`` | ``multiclass_recall(..., average='macro')`` (the mean per-class recall) |
+| ``precision``, ``recall``, ``f1`` | ``multiclass_precision`` / ``_recall`` / ``_f1_score`` / ``_fbeta_score(beta)`` with ``average`` and ``zero_division``; ``binary_*`` for ``average=binary``; ``multilabel_*`` for indicator rows |
+
+The library takes class indices 0..C-1: the labels are numbered in the oracle's label
+order (the declared ``labels``, or the sorted labels seen, as ``label_set`` says), and
+``num_classes`` is their number. A label outside a declared list is passed as index C, which
+the library's argument check refuses (``outside=error``).
+
+Profile (1.9.0): ``average='macro'`` for precision, recall and F1 (the multiclass
+functions' default), ``zero_division=0``. ``multiclass_accuracy`` defaults to
+``average='macro'`` too, which is the mean per-class recall (the oracle's
+``balanced_accuracy``); the oracle's ``accuracy`` is its ``average='micro'``. A macro
+average leaves out a class with no sample and no prediction (``_adjust_weights_safe_divide``,
+utilities/compute.py: ``weights[tp + fp + fn == 0] = 0.0``), which only a declared label
+list can create; the run shows where that differs from the oracle. Values are float32.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from conformance.protocol import ANY, LibraryOutput, Skip
+from oracle.compare import Tolerance
+
+METRICS = ("confusion_matrix", "accuracy", "per_class_accuracy", "balanced_accuracy", "precision", "recall", "f1")
+_SETS = ("auto", "declared", "union")
+_PRF = {"label_set": _SETS, "outside": ("error",), "average": ("micro", "macro", "weighted", "none", "binary"),
+        "zero_division": ("zero", "one")}
+CAPABILITIES = {
+    "confusion_matrix": {"label_set": _SETS, "outside": ("error",), "normalize": ("none", "true", "pred", "all")},
+    "accuracy": {"label_set": _SETS, "outside": ("error",)},
+    "per_class_accuracy": {"label_set": _SETS, "outside": ("error",)},
+    "balanced_accuracy": {"label_set": _SETS, "outside": ("error",), "adjusted": ("no",)},
+    "precision": dict(_PRF), "recall": dict(_PRF), "f1": dict(_PRF, beta=ANY),
+}
+_PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "macro", "zero_division": "zero"}
+PROFILES = {
+    "confusion_matrix": {"label_set": "auto", "outside": "error", "normalize": "none"},
+    "accuracy": {"label_set": "auto", "outside": "error"},
+    "per_class_accuracy": {"label_set": "auto", "outside": "error"},
+    "balanced_accuracy": {"label_set": "auto", "outside": "error", "adjusted": "no"},
+    "precision": dict(_PRF_PROFILE), "recall": dict(_PRF_PROFILE), "f1": dict(_PRF_PROFILE, beta="1"),
+}
+INPUT_FORMS = {m: ("multilabel",) for m in ("precision", "recall", "f1")}
+SOURCES = {
+    "average": "torchmetrics/functional/classification/precision_recall.py multiclass_precision(average='macro') "
+               "(multiclass_recall, multiclass_f1_score alike)",
+    "zero_division": "precision_recall.py multiclass_precision(zero_division=0): 'Value to replace when there "
+                     "is a division by zero'",
+    "outside": "classification/stat_scores.py _multiclass_stat_scores_tensor_validation: values of target or "
+               "preds outside [0, num_classes) raise RuntimeError",
+    "normalize": "classification/confusion_matrix.py multiclass_confusion_matrix(normalize=None)",
+}
+# float32: a per-class ratio is one float32 division of integer counts (exact below 2**24);
+# a macro or weighted average adds a float32 sum of weighted ratios and a division.
+TOLERANCES = {"confusion_matrix": Tolerance(ulps32=1), "accuracy": Tolerance(ulps32=1),
+              "per_class_accuracy": Tolerance(ulps32=1), "balanced_accuracy": Tolerance(ulps32=8),
+              "precision": Tolerance(ulps32=8), "recall": Tolerance(ulps32=8), "f1": Tolerance(ulps32=16)}
+
+
+def supports(metric: str, settings: Mapping[str, str]) -> str | None:
+    """A declared label set under a macro average cannot be passed (see the module's notes)."""
+    macro = settings.get("average") == "macro" or metric == "balanced_accuracy"
+    if macro and settings.get("label_set") == "declared":
+        return ("label_set=declared: torchmetrics leaves a class with no sample and no prediction out of a "
+                "macro average (utilities/compute.py:92, weights[tp + fp + fn == 0] = 0), which is the "
+                "average over the labels seen (label_set=union) whatever num_classes says")
+    return None
+
+
+def options(metric: str, settings: Mapping[str, str]) -> dict:
+    opts = {"label_set": settings["label_set"], "average": settings.get("average"),
+            "zero_division": 1 if settings.get("zero_division") == "one" else 0,
+            "normalize": settings.get("normalize", "none")}
+    if "beta" in settings:
+        opts["beta"] = settings["beta"]
+    return opts
+
+
+def _rows(y) -> bool:
+    try:
+        return len(y) > 0 and hasattr(y[0], "__len__") and not isinstance(y[0], str)
+    except Exception:
+        return False
+
+
+def _label_order(label_set: str, inputs: Mapping, y_true: list, y_pred: list) -> list:
+    if label_set == "declared" and inputs.get("labels") is None:
+        raise Skip("label_set=declared without inputs.labels")
+    if label_set in ("auto", "declared") and inputs.get("labels") is not None:
+        return list(inputs["labels"])
+    try:
+        return sorted(set(y_true) | set(y_pred))
+    except TypeError:
+        raise Skip("labels of mixed types have no sorted order to number them by") from None
+
+
+def _tensors(inputs: Mapping, options: Mapping):
+    import torch
+    y_true, y_pred = [_py(x) for x in inputs["y_true"]], [_py(x) for x in inputs["y_pred"]]
+    odd = [y for y in y_true + y_pred if isinstance(y, (bool, float))]
+    if odd:
+        # a bool or float label is passed as it is, for the library to refuse (numbering it
+        # here would hide it)
+        labels = _label_order("union", {}, y_true, y_pred)
+        return torch.tensor(y_true), torch.tensor(y_pred), labels
+    declared = inputs.get("labels")
+    if declared is not None and len(set(map(repr, declared))) < len(declared):
+        raise Skip("torchmetrics takes num_classes, not a label list: a label declared twice cannot be passed")
+    labels = _label_order(options["label_set"], inputs, y_true, y_pred)
+    index = {lab: i for i, lab in enumerate(labels)}
+    c = len(labels)
+    # a label outside the list becomes index C: the library's argument check refuses it
+    t = torch.tensor([index.get(y, c) for y in y_true], dtype=torch.long)
+    p = torch.tensor([index.get(y, c) for y in y_pred], dtype=torch.long)
+    return t, p, labels
+
+
+def _py(x):
+    return x.item() if hasattr(x, "item") else x
+
+
+def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+    import torchmetrics.functional.classification as C
+
+    if _rows(inputs["y_true"]) or _rows(inputs["y_pred"]):
+        if all(len(r) == 1 for r in list(inputs["y_true"]) + list(inputs["y_pred"])):
+            # an n x 1 indicator is a column of labels (the oracle reads it so, as scikit-learn does)
+            inputs = dict(inputs, y_true=[r[0] for r in inputs["y_true"]], y_pred=[r[0] for r in inputs["y_pred"]])
+        else:
+            return _multilabel(metric, options, inputs)
+    target, preds, labels = _tensors(inputs, options)
+    c = len(labels)
+    if c == 0:
+        raise Skip("no label at all: torchmetrics needs num_classes >= 1")
+    if metric == "confusion_matrix":
+        how = options["normalize"]
+        cm = C.multiclass_confusion_matrix(preds, target, num_classes=c, normalize=None if how == "none" else how)
+        cast = int if how == "none" else float
+        return LibraryOutput(value=[[cast(x) for x in row] for row in cm.tolist()])
+    if metric == "accuracy":
+        return LibraryOutput(value=float(C.multiclass_accuracy(preds, target, num_classes=c, average="micro")))
+    if metric == "balanced_accuracy":
+        return LibraryOutput(value=float(C.multiclass_recall(preds, target, num_classes=c, average="macro")))
+    if metric == "per_class_accuracy":
+        # zero_division=NaN: a class without samples has no value (the library's float parameter)
+        v = C.multiclass_recall(preds, target, num_classes=c, average="none", zero_division=float("nan"))
+        return LibraryOutput(value={lab: float(x) for lab, x in zip(labels, v.tolist())})
+    average, zd = options["average"], options["zero_division"]
+    if average == "binary":
+        if not set(labels) <= {0, 1}:
+            raise Skip("average=binary: torchmetrics' binary functions take the labels 0 and 1 (1 positive)")
+        import torch
+        pos = inputs.get("pos_label", 1)
+        # the binary functions count 1 as positive: pos_label 0 is passed as 1 - y
+        flip = (lambda y: 1 - y) if pos == 0 else (lambda y: y)
+        t = torch.tensor([flip(_py(y)) for y in inputs["y_true"]], dtype=torch.long)
+        p = torch.tensor([flip(_py(y)) for y in inputs["y_pred"]], dtype=torch.long)
+        fn = {"precision": C.binary_precision, "recall": C.binary_recall, "f1": C.binary_fbeta_score}[metric]
+        kw = {"beta": _beta(options)} if metric == "f1" else {}
+        return LibraryOutput(value=float(fn(p, t, zero_division=zd, **kw)))
+    fn = {"precision": C.multiclass_precision, "recall": C.multiclass_recall, "f1": C.multiclass_fbeta_score}[metric]
+    kw = {"beta": _beta(options)} if metric == "f1" else {}
+    v = fn(preds, target, num_classes=c, average=average, zero_division=zd, **kw)
+    if average == "none":
+        return LibraryOutput(value={lab: float(x) for lab, x in zip(labels, v.tolist())})
+    return LibraryOutput(value=float(v))
+
+
+def _beta(options: Mapping) -> float:
+    b = options.get("beta", "1")
+    return float("inf") if b == "inf" else float(Fraction(b))
+
+
+def _multilabel(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+    import torch
+    import torchmetrics.functional.classification as C
+
+    if metric not in ("precision", "recall", "f1"):
+        raise Skip(f"{metric} of indicator rows is not mapped onto torchmetrics")
+    if inputs.get("labels") is not None:
+        raise Skip("torchmetrics' multilabel functions take every column; a declared column subset cannot be passed")
+    try:
+        t = torch.tensor([[int(x) for x in row] for row in inputs["y_true"]], dtype=torch.long)
+        p = torch.tensor([[int(x) for x in row] for row in inputs["y_pred"]], dtype=torch.long)
+    except (ValueError, TypeError) as e:
+        raise Skip(f"indicator rows of unequal width cannot form a tensor ({e})") from None
+    average = options["average"]
+    if average == "binary":
+        raise Skip("average=binary is not defined on indicator rows")
+    n = t.shape[1] if t.dim() == 2 else 0
+    if n == 0:
+        raise Skip("no column: torchmetrics needs num_labels >= 1")
+    fn = {"precision": C.multilabel_precision, "recall": C.multilabel_recall, "f1": C.multilabel_fbeta_score}[metric]
+    kw = {"beta": _beta(options)} if metric == "f1" else {}
+    v = fn(p, t, num_labels=n, average=average, zero_division=options["zero_division"], **kw)
+    if average == "none":
+        return LibraryOutput(value={j: float(x) for j, x in enumerate(v.tolist())})
+    return LibraryOutput(value=float(v))
+
+
+def single_class(metric: str, settings: Mapping[str, str], inputs: Mapping) -> bool:
+    """Applies: single-label input whose label set, as the adapter numbers it, has one label
+    (the library asks for ``num_classes`` > 1: classification/stat_scores.py
+    _multiclass_stat_scores_arg_validation)."""
+    if metric not in METRICS:
+        return False
+    try:
+        if _rows(inputs["y_true"]) or _rows(inputs["y_pred"]):
+            return False
+        y_true, y_pred = [_py(x) for x in inputs["y_true"]], [_py(x) for x in inputs["y_pred"]]
+        return len(_label_order(settings.get("label_set", "auto"), inputs, y_true, y_pred)) == 1
+    except Exception:
+        return False
+
+
+def _seen(inputs: Mapping) -> set:
+    return {_py(y) for y in list(inputs["y_true"]) + list(inputs["y_pred"])}
+
+
+def macro_drops_unseen(metric: str, settings: Mapping[str, str], inputs: Mapping) -> bool:
+    """Applies: P, R or F under a macro average, single-label input, and a declared label
+    that is neither a sample's label nor a prediction (tp + fp + fn = 0)."""
+    if metric not in ("precision", "recall", "f1") or settings.get("average") != "macro":
+        return False
+    try:
+        if _rows(inputs["y_true"]) or _rows(inputs["y_pred"]) or inputs.get("labels") is None:
+            return False
+        return bool(set(map(_py, inputs["labels"])) - _seen(inputs))
+    except Exception:
+        return False
+
+
+def macro_drops_unseen_model(metric: str, settings: Mapping[str, str], inputs: Mapping):
+    """The library's value: the macro average over the labels seen, the oracle under
+    label_set=union (the classes with tp + fp + fn > 0)."""
+    from oracle.registry import compute
+    return compute(metric, inputs, {**settings, "label_set": "union"}).value
+
+
+def predicted_only_class(metric: str, settings: Mapping[str, str], inputs: Mapping) -> bool:
+    """Applies: balanced accuracy, single-label input, and a class that is predicted but has
+    no sample."""
+    if metric != "balanced_accuracy":
+        return False
+    try:
+        if _rows(inputs["y_true"]) or _rows(inputs["y_pred"]):
+            return False
+        return bool({_py(y) for y in inputs["y_pred"]} - {_py(y) for y in inputs["y_true"]})
+    except Exception:
+        return False
+
+
+def predicted_only_class_model(metric: str, settings: Mapping[str, str], inputs: Mapping):
+    """The library's value: the mean recall over every class seen (a class with a sample or a
+    prediction), a class without samples counting 0 (zero_division=0)."""
+    y_true, y_pred = [_py(y) for y in inputs["y_true"]], [_py(y) for y in inputs["y_pred"]]
+    classes = _seen(inputs)
+    total = Fraction(0)
+    for c in classes:
+        support = sum(1 for t in y_true if t == c)
+        hits = sum(1 for t, p in zip(y_true, y_pred) if t == c and p == c)
+        total += Fraction(hits, support) if support else 0
+    return total / len(classes)
