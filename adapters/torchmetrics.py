@@ -75,6 +75,7 @@ class TorchMetrics(Adapter):
                 "torch-sort-tie-order": _ties_in_run,
                 "non-positive-score-not-relevant": _non_positive_relevant,
                 "single-class-refused": _classes.single_class,
+                "all-queries-skipped-zero": _all_skipped,
                 "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen,
                 "predicted-only-class-counts-zero": _classes.predicted_only_class}
 
@@ -84,6 +85,7 @@ class TorchMetrics(Adapter):
                 "torch-sort-tie-order": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=False),
                 "non-positive-score-not-relevant": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=True),
                 "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen_model,
+                "all-queries-skipped-zero": lambda metric, settings, inputs: 0,
                 "predicted-only-class-counts-zero": _classes.predicted_only_class_model}
 
 
@@ -100,6 +102,18 @@ def _one_thread() -> None:
         import torch
         torch.set_num_threads(1)
         _THREADS_SET_IN[:] = [os.getpid()]
+
+
+def _all_skipped(metric, settings, inputs) -> bool:
+    """Applies: a retrieval measure under no_relevant=skip where no retrieved row of any query
+    is relevant (every query is skipped; retrieval/base.py returns tensor(0.0))."""
+    if metric not in _retrieval.METRICS or settings.get("no_relevant") != "skip" or "run" not in inputs:
+        return False
+    try:
+        t = int(settings.get("threshold", "1"))
+        return all(int(inputs["qrels"].get(q, {}).get(d, 0)) < t for q, r in inputs["run"].items() for d in r)
+    except Exception:
+        return False
 
 
 def _ties_in_run(metric, settings, inputs) -> bool:
