@@ -107,7 +107,6 @@ SOURCES = {
     "no_match": "bleu.py _bleu_score_compute: 'if min(numerator) == 0.0: return tensor(0.0)' before any "
                 "smoothing",
     "missing": "squad.py _squad_update: 'Unanswered question {id} will receive score 0.', counted in total",
-    "aggregate_ppl": "perplexity.py: exp(total_log_probs / count) over every unmasked position of the batch",
 }
 
 # float32: the error rates are one float32 division of integer-valued float32 totals (exact

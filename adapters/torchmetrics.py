@@ -145,8 +145,8 @@ def _pairs(inputs: Mapping):
 
 
 def _max_length_as_hits(metric, settings, inputs) -> bool:
-    """Applies: MER, WIL or WIP on lists of strings of equal length where the library's hits
-    (sum of max(N, P) - d) differ from every admissible hit count of the oracle."""
+    """Applies: MER, WIL or WIP on non-empty lists of equal length (the model then says whether
+    the library's hits, sum of max(N, P) - d, give the value found)."""
     if metric not in ("mer", "wil", "wip"):
         return False
     refs, hyps = inputs.get("references"), inputs.get("hypotheses")
