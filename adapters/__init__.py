@@ -22,6 +22,8 @@ BUILTIN = {
     "ir_measures-pytrec_eval": "adapters.ir_measures:IRMeasuresPytrecEval",
     "ir_measures-ranx": "adapters.ir_measures:IRMeasuresRanx",
     "torchmetrics": "adapters.torchmetrics:TorchMetrics",
+    "nervaluate": "adapters.nervaluate:NERvaluate",
+    "torcheval": "adapters.torcheval:TorchEval",
 }
 
 __all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "adapter_names", "builtin_adapters", "load_adapter"]

@@ -1,0 +1,266 @@
+"""torcheval (pytorch/torcheval, 0.0.x): its functional API mapped onto the oracle.
+
+| metric | call |
+| --- | --- |
+| ``wer``, ``wil``, ``wip`` | ``word_error_rate(input, target)``, ``word_information_lost``, ``word_information_preserved`` |
+| ``bleu`` | ``bleu_score(input, target, n_gram, weights)`` |
+| ``perplexity`` | ``perplexity(input, target, ignore_index)`` on float64 logits |
+| ``accuracy`` | ``multiclass_accuracy(input, target, average='micro', num_classes)`` |
+| ``balanced_accuracy`` | ``multiclass_accuracy(..., average='macro')`` (the mean per-class recall) |
+| ``precision``, ``recall``, ``f1`` | ``multiclass_precision`` / ``_recall`` / ``_f1_score(average, num_classes)``; ``binary_*`` for ``average=binary`` |
+| ``confusion_matrix`` | ``multiclass_confusion_matrix(input, target, num_classes, normalize)`` |
+
+Profiles, from the source (torcheval 0.0.7):
+- error rates (``functional/text/word_error_rate.py``, ``helper.py``): ``ipt.split()`` /
+  ``tgt.split()`` (tokenize=whitespace, mixed case, punctuation kept), summed edit distances over
+  summed reference lengths in float64 (aggregate=corpus). WIL and WIP take the hits as
+  ``max(len(target), len(input)) - errors`` per pair (``helper.py _get_errors_and_totals``:
+  ``max_total += max(len(target_tokens), len(input_tokens))``), the defect torchmetrics has too
+  (known failure ``max-length-as-hits``).
+- BLEU (``functional/text/bleu.py``): whitespace tokens (tokenizer=none); the reference length is
+  the shortest reference (``len_reference = min([len(ref) for ref in references_tokenized])``:
+  ref_length=shortest); no smoothing; an order without a match gives ``exp(log 0) = 0``
+  (no_match=zero); a corpus whose hypotheses have fewer tokens than the order raises ValueError
+  ("the input is too short to find all n-gram matches"), recorded where the oracle has a value;
+  n_gram 1 to 4 only (``_get_ngrams``); float32 counts and logs.
+- classification (``functional/classification/precision.py``, ``recall.py``, ``f1_score.py``):
+  ``average='micro'`` by default; a macro or weighted average leaves out a class with no sample
+  and no prediction (``mask = (num_label != 0) | ((num_tp + num_fp) != 0)``), which only a declared
+  label list creates (refused as for torchmetrics); a 0/0 is 0 (``torch.nan_to_num``):
+  zero_division=zero. Values are float32 ratios of integer counts.
+- perplexity (``functional/text/perplexity.py``): softmax over the vocabulary, the mean negative
+  log-probability of the targets over the unmasked positions, exponentiated (aggregate=corpus-token).
+
+Not mapped: the ranking functions (``reciprocal_rank``, ``hit_rate``, ``retrieval_precision``)
+take one score row and one relevant class per query (classification as ranking), not qrels and a
+run; ``multiclass_accuracy(k=...)`` (the oracle's ``top_k_accuracy`` reads scores, not labels).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from conformance.protocol import Adapter, LibraryOutput, Skip
+from oracle.compare import Tolerance
+
+from . import _torchmetrics_classes as _tm_classes
+from ._bleu_inputs import segments, weight_list
+
+_RATES = ("wer", "wil", "wip")
+_CLASSES = ("confusion_matrix", "accuracy", "balanced_accuracy", "precision", "recall", "f1")
+_WORD = {"tokenize": ("whitespace",), "case": ("mixed",), "punctuation": ("keep",),
+         "aggregate": ("corpus",), "empty_reference": ("undefined",), "tie": ("any",)}
+_WORD_PROFILE = {k: v[0] for k, v in _WORD.items()}
+
+
+def _order_ok(value: str, settings: Mapping[str, str]) -> bool:
+    return value.isdigit() and 1 <= int(value) <= 4
+
+
+def _weights_ok(value: str, settings: Mapping[str, str]) -> bool:
+    try:
+        ws = weight_list(value, int(settings.get("order", "4")))
+    except (ValueError, ZeroDivisionError):
+        return False
+    return all(w >= 0 for w in ws)
+
+
+_BLEU = {"tokenizer": ("none",), "case": ("mixed",), "order": _order_ok, "weights": _weights_ok,
+         "ref_length": ("shortest",), "smoothing": ("none",), "smoothing_value": ("-",), "no_match": ("zero",),
+         "effective_order": ("no",), "level": ("corpus",), "scale": ("fraction",)}
+_SETS = ("auto", "declared", "union")
+_PRF = {"label_set": _SETS, "outside": ("error",), "average": ("micro", "macro", "weighted", "none", "binary"),
+        "zero_division": ("zero",)}
+_PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "micro", "zero_division": "zero"}
+
+_SRC = "torcheval/metrics/functional"
+
+
+class TorchEval(Adapter):
+    name = "torcheval"
+    library = "torcheval"
+    import_name = "torcheval.metrics.functional"
+    homepage = "https://pytorch.org/torcheval/"
+    issues = "https://github.com/pytorch/torcheval/issues"
+    versions = ">=0.0.6,<0.1"
+    capabilities = {
+        **{m: dict(_WORD) for m in _RATES},
+        "bleu": dict(_BLEU),
+        "perplexity": {"aggregate": ("corpus-token",), "ignore_index": "*", "shift": ("none",)},
+        "confusion_matrix": {"label_set": _SETS, "outside": ("error",), "normalize": ("none", "true", "pred", "all")},
+        "accuracy": {"label_set": _SETS, "outside": ("error",)},
+        "balanced_accuracy": {"label_set": _SETS, "outside": ("error",), "adjusted": ("no",)},
+        "precision": dict(_PRF), "recall": dict(_PRF), "f1": dict(_PRF, beta=("1",)),
+    }
+    profiles = {
+        **{m: dict(_WORD_PROFILE) for m in _RATES},
+        "bleu": {"tokenizer": "none", "case": "mixed", "order": "4", "weights": "uniform", "ref_length": "shortest",
+                 "smoothing": "none", "no_match": "zero", "effective_order": "no", "level": "corpus",
+                 "scale": "fraction"},
+        "perplexity": {"aggregate": "corpus-token", "ignore_index": "none", "shift": "none"},
+        "confusion_matrix": {"label_set": "auto", "outside": "error", "normalize": "none"},
+        "accuracy": {"label_set": "auto", "outside": "error"},
+        "balanced_accuracy": {"label_set": "auto", "outside": "error", "adjusted": "no"},
+        "precision": dict(_PRF_PROFILE), "recall": dict(_PRF_PROFILE), "f1": dict(_PRF_PROFILE, beta="1"),
+    }
+    profile_sources = {"*": {
+        "tokenize": f"{_SRC}/text/word_error_rate.py _word_error_rate_update: ipt.split(), tgt.split()",
+        "aggregate": f"{_SRC}/text/word_error_rate.py: errors += _edit_distance(...), total += len(tgt_tokens); "
+                     "errors / total",
+        "tokenizer": f"{_SRC}/text/bleu.py _bleu_score_update: candidate.split(), ref.split()",
+        "ref_length": f"{_SRC}/text/bleu.py: len_reference = min([len(ref) for ref in references_tokenized])",
+        "no_match": f"{_SRC}/text/bleu.py _bleu_score_compute: torch.exp(torch.sum(weights * torch.log(precisions))), "
+                    "exp(-inf) = 0",
+        "average": f"{_SRC}/classification/precision.py multiclass_precision(average='micro') (recall, f1_score alike)",
+        "zero_division": f"{_SRC}/classification/precision.py _precision_compute: precision = torch.nan_to_num(precision)",
+        "outside": f"{_SRC}/classification/precision.py _precision_update: scatter_ into num_classes bins raises on an "
+                   "index outside [0, num_classes)",
+        "normalize": f"{_SRC}/classification/confusion_matrix.py multiclass_confusion_matrix(normalize=None)",
+    }, "perplexity": {
+        "aggregate": f"{_SRC}/text/perplexity.py: exp(sum of -log p(target) / count of unmasked tokens)",
+    }}
+    # WER/WIL/WIP: float64 totals, one or three roundings. BLEU: float32 counts, logs, sum and
+    # exp (a few float32 ULPs times the order). Classification: float32 ratios of integer counts,
+    # and for macro/weighted a float32 mean. Perplexity: float64 logits.
+    tolerances = {
+        "wer": Tolerance(ulps=2), "wil": Tolerance(ulps=8), "wip": Tolerance(ulps=8),
+        "bleu": Tolerance(ulps32=16), "perplexity": Tolerance(ulps=64, rel=Fraction(1, 10 ** 12)),
+        "confusion_matrix": Tolerance(ulps32=1), "accuracy": Tolerance(ulps32=1),
+        "balanced_accuracy": Tolerance(ulps32=8), "precision": Tolerance(ulps32=8), "recall": Tolerance(ulps32=8),
+        "f1": Tolerance(ulps32=16),
+    }
+
+    def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
+        why = super().supports(metric, settings)
+        if why is None and metric in _CLASSES:
+            why = _tm_classes.supports(metric, settings)
+            if why:
+                why = why.replace("torchmetrics", "torcheval").replace(
+                    "utilities/compute.py:92, weights[tp + fp + fn == 0] = 0",
+                    "precision.py _precision_compute: mask = (num_label != 0) | ((num_tp + num_fp) != 0)")
+        return why
+
+    def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        if metric == "bleu":
+            order = int(settings["order"])
+            return {"n_gram": order, "weights": [float(w) for w in weight_list(settings["weights"], order)]}
+        if metric == "perplexity":
+            ig = settings["ignore_index"]
+            return {"ignore_index": None if ig == "none" else int(ig)}
+        if metric in _CLASSES:
+            return _tm_classes.options(metric, settings)
+        return {}
+
+    def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+        from .torchmetrics import _one_thread
+        _one_thread()
+        import torcheval.metrics.functional as F
+
+        if metric in _RATES:
+            refs, hyps = inputs.get("references"), inputs.get("hypotheses")
+            if not isinstance(refs, list) or not isinstance(hyps, list):
+                raise Skip("torcheval's error rates take lists of strings")
+            fn = {"wer": F.word_error_rate, "wil": F.word_information_lost,
+                  "wip": F.word_information_preserved}[metric]
+            return LibraryOutput(value=float(fn(hyps, refs)))
+        if metric == "bleu":
+            import torch
+            hyps, refs = segments(metric, inputs)
+            v = F.bleu_score(hyps, refs, n_gram=options["n_gram"], weights=torch.tensor(options["weights"]))
+            return LibraryOutput(value=float(v))
+        if metric == "perplexity":
+            return _perplexity(options, inputs)
+        return _classification(metric, options, inputs)
+
+    def defect_classifiers(self) -> dict:
+        from .torchmetrics import _max_length_as_hits
+        return {"max-length-as-hits": _max_length_as_hits,
+                "macro-drops-unseen-declared-classes": _tm_classes.macro_drops_unseen,
+                "single-class-refused": lambda m, s, i: m == "confusion_matrix" and _tm_classes.single_class(m, s, i),
+                "short-corpus-raises": _short_corpus,
+                "no-reference-word-inf": lambda m, s, i: m == "wer" and _totals(i)[0] == 0,
+                "empty-side-nan": lambda m, s, i: m in ("wil", "wip") and 0 in _totals(i)}
+
+    def defect_models(self) -> dict:
+        from .torchmetrics import _max_length_model
+        return {"max-length-as-hits": _max_length_model,
+                "macro-drops-unseen-declared-classes": _tm_classes.macro_drops_unseen_model,
+                "no-reference-word-inf": lambda m, s, i: float("inf"),
+                "empty-side-nan": lambda m, s, i: float("nan")}
+
+
+def _totals(inputs: Mapping) -> tuple:
+    """(reference words, hypothesis words) of an error-rate input, as the library splits them
+    ((-1, -1) when the input is not two lists of strings)."""
+    refs, hyps = inputs.get("references"), inputs.get("hypotheses")
+    try:
+        return sum(len(r.split()) for r in refs), sum(len(h.split()) for h in hyps)
+    except (AttributeError, TypeError):
+        return -1, -1
+
+
+def _short_corpus(metric: str, settings: Mapping[str, str], inputs: Mapping) -> bool:
+    """Applies: BLEU, and the hypotheses hold fewer whitespace tokens in every segment than the
+    order needs for some order (bleu.py:106 raises when an order has no candidate n-gram)."""
+    if metric != "bleu":
+        return False
+    try:
+        hyps, _ = segments(metric, inputs)
+        n = int(settings.get("order", "4"))
+        return max((len(h.split()) for h in hyps), default=0) < n
+    except Exception:
+        return False
+
+
+def _perplexity(options: Mapping, inputs: Mapping) -> LibraryOutput:
+    import torch
+    from torcheval.metrics.functional import perplexity
+
+    from ._torchmetrics_text import _float, _probs_as_logits
+    logits, targets = inputs.get("logits"), inputs.get("targets")
+    if logits is None and inputs.get("probs") is not None:
+        logits, targets = _probs_as_logits(inputs["probs"])
+    if logits is None or targets is None:
+        raise Skip("torcheval's perplexity takes logits and target indices")
+    try:
+        z = torch.tensor([[[_float(v) for v in pos] for pos in text] for text in logits], dtype=torch.float64)
+        t = torch.tensor(targets, dtype=torch.int64)
+    except (ValueError, TypeError) as e:
+        raise Skip(f"torcheval takes rectangular [batch, seq, vocab] logits ({e})")
+    return LibraryOutput(value=float(perplexity(z, t, ignore_index=options["ignore_index"])))
+
+
+def _classification(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+    import torch
+    import torcheval.metrics.functional as F
+
+    if _tm_classes._rows(inputs["y_true"]) or _tm_classes._rows(inputs["y_pred"]):
+        raise Skip("torcheval's multiclass functions take label vectors (its multilabel_accuracy only accuracy)")
+    target, preds, labels = _tm_classes._tensors(inputs, options)
+    c = len(labels)
+    if c == 0:
+        raise Skip("no label at all: torcheval needs num_classes >= 1")
+    if metric == "confusion_matrix":
+        how = options["normalize"]
+        cm = F.multiclass_confusion_matrix(preds, target, c, normalize=None if how == "none" else how)
+        cast = int if how == "none" else float
+        return LibraryOutput(value=[[cast(x) for x in row] for row in cm.tolist()])
+    if metric == "accuracy":
+        return LibraryOutput(value=float(F.multiclass_accuracy(preds, target, average="micro", num_classes=c)))
+    if metric == "balanced_accuracy":
+        return LibraryOutput(value=float(F.multiclass_accuracy(preds, target, average="macro", num_classes=c)))
+    average = options["average"]
+    if average == "binary":
+        if not set(labels) <= {0, 1}:
+            raise Skip("average=binary: torcheval's binary functions take the labels 0 and 1 (1 positive)")
+        pos = inputs.get("pos_label", 1)
+        flip = (lambda y: 1 - y) if pos == 0 else (lambda y: y)
+        t = torch.tensor([flip(_tm_classes._py(y)) for y in inputs["y_true"]], dtype=torch.long)
+        p = torch.tensor([flip(_tm_classes._py(y)) for y in inputs["y_pred"]], dtype=torch.long)
+        fn = {"precision": F.binary_precision, "recall": F.binary_recall, "f1": F.binary_f1_score}[metric]
+        return LibraryOutput(value=float(fn(p, t)))
+    fn = {"precision": F.multiclass_precision, "recall": F.multiclass_recall, "f1": F.multiclass_f1_score}[metric]
+    v = fn(preds, target, num_classes=c, average=None if average == "none" else average)
+    if average == "none":
+        return LibraryOutput(value={lab: float(x) for lab, x in zip(labels, v.tolist())})
+    return LibraryOutput(value=float(v))

@@ -1,0 +1,84 @@
+"""The torcheval adapter: registration, hand-checked values through the library, and every
+recorded known failure reproduced: the library still returns the recorded value (or raises) on
+the stored input, and where a defect has a model, the model predicts the library's value."""
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torcheval")
+
+from adapters import BUILTIN, load_adapter  # noqa: E402
+from conformance.protocol import Configured  # noqa: E402
+from conformance.reports.records import decode_non_finite  # noqa: E402
+from oracle.registry import get_metric  # noqa: E402
+from tests.adapter_helpers import run  # noqa: E402
+
+KNOWN = json.loads((Path(__file__).resolve().parent.parent / "adapters" / "known_failures" / "torcheval.json")
+                   .read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def a():
+    return load_adapter("torcheval")
+
+
+def test_the_adapter_is_registered_and_available(a):
+    assert BUILTIN["torcheval"] == "adapters.torcheval:TorchEval"
+    assert a.available() == (True, "")
+    assert {"wer", "wil", "wip", "bleu", "perplexity", "accuracy", "precision", "recall", "f1",
+            "confusion_matrix", "balanced_accuracy"} <= set(a.info().metrics)
+
+
+def test_wer_by_hand(a):
+    # 'a b c' -> 'a x c d': one substitution, one insertion over 3 reference words: 2/3
+    _, out, res = run(a, "wer", {}, {"references": ["a b c"], "hypotheses": ["a x c d"]})
+    assert res.value == Fraction(2, 3) and out.value == pytest.approx(2 / 3, rel=1e-15)
+
+
+def test_bleu_takes_the_shortest_reference(a):
+    # hyp 'a b' vs refs 'a b' and 'a': unigram 2/2, bigram 1/1, BP 1 under closest and under
+    # shortest (c = 2 > r = 1): 1; the profile's ref_length is shortest
+    _, out, res = run(a, "bleu", {"order": "2"}, {"hypotheses": ["a b"], "references": [["a b", "a"]]})
+    assert a.profiles["bleu"]["ref_length"] == "shortest"
+    assert res.value == 1 and out.value == pytest.approx(1.0, rel=1e-6)
+
+
+def test_micro_precision_is_accuracy(a):
+    inputs = {"y_true": [0, 1, 2, 2], "y_pred": [0, 2, 2, 1]}   # 2 of 4 correct
+    _, out, res = run(a, "precision", {}, inputs)
+    assert a.profiles["precision"]["average"] == "micro"
+    assert res.value == Fraction(1, 2) and out.value == 0.5
+
+
+@pytest.mark.parametrize("entry", KNOWN["entries"], ids=lambda e: e["id"])
+def test_known_failure_is_reproduced(a, entry):
+    m = get_metric(entry["metric"])
+    settings = m.settings({**a.profiles[entry["metric"]], **entry["conventions"]})
+    cfg = a.configure(entry["metric"], settings)
+    assert isinstance(cfg, Configured)
+    lib = entry["library_value"]
+    entry = dict(entry, inputs=decode_non_finite(entry["inputs"]))
+    if isinstance(lib, str) and lib.startswith("raised "):
+        with pytest.raises(Exception) as e:
+            a.run(cfg, entry["inputs"])
+        assert type(e.value).__name__ in lib
+        return
+    value = a.run(cfg, entry["inputs"]).value
+    if isinstance(lib, str):   # nan, inf as strings
+        assert math.isnan(value) if lib == "nan" else value == float(lib)
+    else:
+        assert value == pytest.approx(lib, rel=1e-6)
+    model = a.defect_models().get(entry.get("classifier"))
+    if model is not None:
+        predicted = model(entry["metric"], settings, entry["inputs"])
+        if isinstance(predicted, float) and math.isnan(predicted):
+            assert math.isnan(value)
+        else:
+            assert float(predicted) == pytest.approx(value, rel=1e-6)
+    if entry.get("classifier"):
+        assert a.defect_classifiers()[entry["classifier"]](entry["metric"], settings, entry["inputs"])
