@@ -24,6 +24,7 @@ BUILTIN = {
     "torchmetrics": "adapters.torchmetrics:TorchMetrics",
     "nervaluate": "adapters.nervaluate:NERvaluate",
     "torcheval": "adapters.torcheval:TorchEval",
+    "evaluate": "adapters.hf_evaluate:HFEvaluate",
 }
 
 __all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "adapter_names", "builtin_adapters", "load_adapter"]
