@@ -32,13 +32,24 @@ from oracle.compare import Tolerance
 
 METRICS = ("confusion_matrix", "accuracy", "per_class_accuracy", "balanced_accuracy", "precision", "recall", "f1")
 _SETS = ("auto", "declared", "union")
+def _int_label(value: str, settings: Mapping[str, str]) -> bool:
+    """torchmetrics' ignore_index is an int (stat_scores.py: 'Expected argument `ignore_index` to either be
+    `None` or an integer'): offered for none and int labels (the adapter maps the label to its class index)."""
+    try:
+        int(value)
+        return True
+    except ValueError:
+        return value == "none"
+
+
 _PRF = {"label_set": _SETS, "outside": ("error",), "average": ("micro", "macro", "weighted", "none", "binary"),
-        "zero_division": ("zero", "one")}
+        "zero_division": ("zero", "one"), "ignore_index": _int_label}
 CAPABILITIES = {
-    "confusion_matrix": {"label_set": _SETS, "outside": ("error",), "normalize": ("none", "true", "pred", "all")},
-    "accuracy": {"label_set": _SETS, "outside": ("error",)},
-    "per_class_accuracy": {"label_set": _SETS, "outside": ("error",)},
-    "balanced_accuracy": {"label_set": _SETS, "outside": ("error",), "adjusted": ("no",)},
+    "confusion_matrix": {"label_set": _SETS, "outside": ("error",), "normalize": ("none", "true", "pred", "all"),
+                         "ignore_index": _int_label},
+    "accuracy": {"label_set": _SETS, "outside": ("error",), "ignore_index": _int_label},
+    "per_class_accuracy": {"label_set": _SETS, "outside": ("error",), "ignore_index": _int_label},
+    "balanced_accuracy": {"label_set": _SETS, "outside": ("error",), "adjusted": ("no",), "ignore_index": _int_label},
     "precision": dict(_PRF), "recall": dict(_PRF), "f1": dict(_PRF, beta=ANY),
 }
 _PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "macro", "zero_division": "zero"}
@@ -58,6 +69,8 @@ SOURCES = {
     "outside": "classification/stat_scores.py _multiclass_stat_scores_tensor_validation: values of target or "
                "preds outside [0, num_classes) raise RuntimeError",
     "normalize": "classification/confusion_matrix.py multiclass_confusion_matrix(normalize=None)",
+    "ignore_index": "classification/stat_scores.py multiclass_stat_scores(ignore_index=None): 'Specifies a target "
+                    "value that is ignored and does not contribute to the metric calculation'",
 }
 # float32: a per-class ratio is one float32 division of integer counts (exact below 2**24);
 # a macro or weighted average adds a float32 sum of weighted ratios and a division.
@@ -79,7 +92,7 @@ def supports(metric: str, settings: Mapping[str, str]) -> str | None:
 def options(metric: str, settings: Mapping[str, str]) -> dict:
     opts = {"label_set": settings["label_set"], "average": settings.get("average"),
             "zero_division": 1 if settings.get("zero_division") == "one" else 0,
-            "normalize": settings.get("normalize", "none")}
+            "normalize": settings.get("normalize", "none"), "ignore_index": settings.get("ignore_index", "none")}
     if "beta" in settings:
         opts["beta"] = settings["beta"]
     return opts
@@ -104,6 +117,12 @@ def _label_order(label_set: str, inputs: Mapping, y_true: list, y_pred: list) ->
 
 
 def _tensors(inputs: Mapping, options: Mapping):
+    """(target, preds, labels): the labels numbered in the oracle's order."""
+    return tensors_ignoring(inputs, options)[:3]
+
+
+def tensors_ignoring(inputs: Mapping, options: Mapping):
+    """(target, preds, labels, the ignore_index to pass or None)."""
     import torch
     y_true, y_pred = [_py(x) for x in inputs["y_true"]], [_py(x) for x in inputs["y_pred"]]
     odd = [y for y in y_true + y_pred if isinstance(y, (bool, float))]
@@ -111,17 +130,37 @@ def _tensors(inputs: Mapping, options: Mapping):
         # a bool or float label is passed as it is, for the library to refuse (numbering it
         # here would hide it)
         labels = _label_order("union", {}, y_true, y_pred)
-        return torch.tensor(y_true), torch.tensor(y_pred), labels
+        return torch.tensor(y_true), torch.tensor(y_pred), labels, None
     declared = inputs.get("labels")
     if declared is not None and len(set(map(repr, declared))) < len(declared):
         raise Skip("torchmetrics takes num_classes, not a label list: a label declared twice cannot be passed")
-    labels = _label_order(options["label_set"], inputs, y_true, y_pred)
+    ignored = _ignored_label(options.get("ignore_index", "none"), y_true + y_pred)
+    kept = [i for i, y in enumerate(y_true) if ignored is _NOTHING or y != ignored]
+    labels = _label_order(options["label_set"], inputs, [y_true[i] for i in kept], [y_pred[i] for i in kept])
     index = {lab: i for i, lab in enumerate(labels)}
     c = len(labels)
-    # a label outside the list becomes index C: the library's argument check refuses it
-    t = torch.tensor([index.get(y, c) for y in y_true], dtype=torch.long)
-    p = torch.tensor([index.get(y, c) for y in y_pred], dtype=torch.long)
-    return t, p, labels
+    # the ignored label keeps its class index when it is a class (a counted sample predicts it),
+    # else it is index C, passed as ignore_index; a label outside a declared list becomes the
+    # next free index, which the library's argument check refuses
+    ignore = None if ignored is _NOTHING else index.get(ignored, c)
+    out = c + 1 if ignore == c else c
+    t = torch.tensor([ignore if ignored is not _NOTHING and y == ignored else index.get(y, out) for y in y_true],
+                     dtype=torch.long)
+    p = torch.tensor([index.get(y, out) for y in y_pred], dtype=torch.long)
+    return t, p, labels, ignore
+
+
+_NOTHING = object()
+
+
+def _ignored_label(text: str, labels: list):
+    """The label the ignore_index knob names, as the labels are written (an int's decimal text
+    is the int), or _NOTHING."""
+    if text == "none":
+        return _NOTHING
+    if labels and all(isinstance(y, int) for y in labels):
+        return int(text)
+    return text
 
 
 def _py(x):
@@ -137,22 +176,23 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
             inputs = dict(inputs, y_true=[r[0] for r in inputs["y_true"]], y_pred=[r[0] for r in inputs["y_pred"]])
         else:
             return _multilabel(metric, options, inputs)
-    target, preds, labels = _tensors(inputs, options)
+    target, preds, labels, ignore = tensors_ignoring(inputs, options)
+    ig = {"ignore_index": ignore} if ignore is not None else {}
     c = len(labels)
     if c == 0:
         raise Skip("no label at all: torchmetrics needs num_classes >= 1")
     if metric == "confusion_matrix":
         how = options["normalize"]
-        cm = C.multiclass_confusion_matrix(preds, target, num_classes=c, normalize=None if how == "none" else how)
+        cm = C.multiclass_confusion_matrix(preds, target, num_classes=c, normalize=None if how == "none" else how, **ig)
         cast = int if how == "none" else float
         return LibraryOutput(value=[[cast(x) for x in row] for row in cm.tolist()])
     if metric == "accuracy":
-        return LibraryOutput(value=float(C.multiclass_accuracy(preds, target, num_classes=c, average="micro")))
+        return LibraryOutput(value=float(C.multiclass_accuracy(preds, target, num_classes=c, average="micro", **ig)))
     if metric == "balanced_accuracy":
-        return LibraryOutput(value=float(C.multiclass_recall(preds, target, num_classes=c, average="macro")))
+        return LibraryOutput(value=float(C.multiclass_recall(preds, target, num_classes=c, average="macro", **ig)))
     if metric == "per_class_accuracy":
         # zero_division=NaN: a class without samples has no value (the library's float parameter)
-        v = C.multiclass_recall(preds, target, num_classes=c, average="none", zero_division=float("nan"))
+        v = C.multiclass_recall(preds, target, num_classes=c, average="none", zero_division=float("nan"), **ig)
         return LibraryOutput(value={lab: float(x) for lab, x in zip(labels, v.tolist())})
     average, zd = options["average"], options["zero_division"]
     if average == "binary":
@@ -162,14 +202,16 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         pos = inputs.get("pos_label", 1)
         # the binary functions count 1 as positive: pos_label 0 is passed as 1 - y
         flip = (lambda y: 1 - y) if pos == 0 else (lambda y: y)
+        if ignore is not None:   # the binary functions take the raw targets: the ignored label, flipped alike
+            ig = {"ignore_index": flip(_ignored_label(options["ignore_index"], [_py(y) for y in inputs["y_true"]]))}
         t = torch.tensor([flip(_py(y)) for y in inputs["y_true"]], dtype=torch.long)
         p = torch.tensor([flip(_py(y)) for y in inputs["y_pred"]], dtype=torch.long)
         fn = {"precision": C.binary_precision, "recall": C.binary_recall, "f1": C.binary_fbeta_score}[metric]
         kw = {"beta": _beta(options)} if metric == "f1" else {}
-        return LibraryOutput(value=float(fn(p, t, zero_division=zd, **kw)))
+        return LibraryOutput(value=float(fn(p, t, zero_division=zd, **kw, **ig)))
     fn = {"precision": C.multiclass_precision, "recall": C.multiclass_recall, "f1": C.multiclass_fbeta_score}[metric]
     kw = {"beta": _beta(options)} if metric == "f1" else {}
-    v = fn(preds, target, num_classes=c, average=average, zero_division=zd, **kw)
+    v = fn(preds, target, num_classes=c, average=average, zero_division=zd, **kw, **ig)
     if average == "none":
         return LibraryOutput(value={lab: float(x) for lab, x in zip(labels, v.tolist())})
     return LibraryOutput(value=float(v))
@@ -186,6 +228,9 @@ def _multilabel(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput
 
     if metric not in ("precision", "recall", "f1"):
         raise Skip(f"{metric} of indicator rows is not mapped onto torchmetrics")
+    if options.get("ignore_index", "none") != "none":
+        raise Skip("ignore_index on indicator rows: torchmetrics masks the entries equal to it, the oracle's knob "
+                   "leaves out single-label samples")
     if inputs.get("labels") is not None:
         raise Skip("torchmetrics' multilabel functions take every column; a declared column subset cannot be passed")
     try:

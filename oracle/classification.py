@@ -74,6 +74,15 @@ Knobs
 - ``beta`` (beta), f1 only: rational >= 0, default 1 (beta = 0 gives P), or
   ``inf`` (recall: scikit-learn's ``fbeta_score(beta=np.inf)``, the limit).
 - ``adjusted`` (adj), balanced accuracy only: ``no`` (default) or ``yes``.
+- ``ignore_index`` (ign): ``none`` (default) or a label: the samples whose TRUE label is that
+  label are left out before anything is counted, as if they were not in the input (torchmetrics
+  ``ignore_index``: "Specifies a target value that is ignored and does not contribute to the
+  metric calculation", functional/classification/stat_scores.py ``idx = target !=
+  ignore_index``; the -100 of token classification). The label set is then read from what is
+  left (``union``) or declared; a sample of another true label predicted as the ignored label
+  still counts (a false positive of that label, or a label outside a declared set). An int
+  label is written as its decimal text (``-100``); a string label as itself (the string
+  ``none`` cannot be ignored). Single-label input only.
 
 Degenerate and invalid inputs
 The table of degenerate and invalid inputs and what this module does with
@@ -83,9 +92,10 @@ row's examples run in tests/test_bad_input_tables.py).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 
-from .conventions import InputError, Knob, Metric, Result
+from .conventions import ConventionError, InputError, Knob, Metric, Result
 from .exact import Undefined
 from .multilabel import indicator_tally, is_multilabel, subset_accuracy
 from .tally import Tally, tally
@@ -159,6 +169,27 @@ BETA = Knob(
     sources={"*": "van Rijsbergen 1979: F_beta = (1 + b^2) P R / (b^2 P + R)",
              "inf": f"{_SK} fbeta_score(beta=np.inf): 'if np.isposinf(beta): f_score = recall' (the limit of "
                     "F_beta as beta grows)"}, key="beta")
+@dataclass(frozen=True)
+class IgnoreKnob(Knob):
+    """``none`` or one label, as text: an int label's decimal text (``-100``) or a string label."""
+
+    def canonical(self, value, metric: str = "") -> str:
+        where = f"{metric}.{self.name}" if metric else self.name
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise ConventionError(f"{where}: {value!r}: write none or a label (an int or a string)")
+        v = str(value).strip()
+        if not v:
+            raise ConventionError(f"{where}: an empty label; write none or a label")
+        return v
+
+
+IGNORE_INDEX = IgnoreKnob(
+    "ignore_index", "a true label whose samples are left out of every count", "none", kind="label",
+    sources={"none": "every sample counts",
+             "*": "torchmetrics ignore_index (functional/classification/stat_scores.py: idx = target != "
+                  "ignore_index; preds, target = preds[idx], target[idx]): 'a target value that is ignored and "
+                  "does not contribute to the metric calculation'"},
+    key="ign")
 ADJUSTED = Knob(
     "adjusted", "chance-adjusted balanced accuracy", "no", choices=("no", "yes"),
     sources={"no": "Brodersen et al. 2010: mean per-class recall",
@@ -449,33 +480,33 @@ _INPUTS = {"y_true": "list of true labels (ints or strings)",
 CONFUSION_MATRIX = Metric(
     name="confusion_matrix", family="classification",
     summary="K x K counts: rows are the true label, columns the prediction",
-    knobs=(LABEL_SET, OUTSIDE, NORMALIZE), inputs=_INPUTS, compute_fn=compute_confusion_matrix)
+    knobs=(LABEL_SET, OUTSIDE, NORMALIZE, IGNORE_INDEX), inputs=_INPUTS, compute_fn=compute_confusion_matrix)
 ACCURACY = Metric(
     name="accuracy", family="classification", summary="Fraction of samples whose prediction equals the truth",
-    knobs=(LABEL_SET, OUTSIDE), inputs=_INPUTS, compute_fn=compute_accuracy)
+    knobs=(LABEL_SET, OUTSIDE, IGNORE_INDEX), inputs=_INPUTS, compute_fn=compute_accuracy)
 PER_CLASS_ACCURACY = Metric(
     name="per_class_accuracy", family="classification",
     summary="Per class: the diagonal cell over its row sum (= per-class recall); no samples: not measured",
-    knobs=(LABEL_SET, OUTSIDE), inputs=_INPUTS, compute_fn=compute_per_class_accuracy)
+    knobs=(LABEL_SET, OUTSIDE, IGNORE_INDEX), inputs=_INPUTS, compute_fn=compute_per_class_accuracy)
 PRECISION = Metric(
     name="precision", family="classification", summary="tp / (tp + fp), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT), inputs=_INPUTS, compute_fn=_prf("precision"),
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, IGNORE_INDEX), inputs=_INPUTS, compute_fn=_prf("precision"),
     inert_fn=_prf_inert)
 RECALL = Metric(
     name="recall", family="classification", summary="tp / (tp + fn), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT), inputs=_INPUTS, compute_fn=_prf("recall"),
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, IGNORE_INDEX), inputs=_INPUTS, compute_fn=_prf("recall"),
     inert_fn=_prf_inert)
 F1 = Metric(
     name="f1", family="classification",
     summary="F-beta = (1+b^2) tp / ((1+b^2) tp + b^2 fn + fp), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, BETA), inputs=_INPUTS,
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, BETA, IGNORE_INDEX), inputs=_INPUTS,
     compute_fn=_prf("f1"), inert_fn=_prf_inert)
 BALANCED_ACCURACY = Metric(
     name="balanced_accuracy", family="classification",
     summary="Mean per-class recall over the classes with samples (optionally chance-adjusted)",
-    knobs=(LABEL_SET, OUTSIDE, ADJUSTED), inputs=_INPUTS, compute_fn=compute_balanced_accuracy)
+    knobs=(LABEL_SET, OUTSIDE, ADJUSTED, IGNORE_INDEX), inputs=_INPUTS, compute_fn=compute_balanced_accuracy)
 CLASSIFICATION_REPORT = Metric(
     name="classification_report", family="classification",
     summary="Per-class precision, recall, F1 and support with accuracy (or micro), macro and weighted averages",
-    knobs=(LABEL_SET, OUTSIDE_PRF, ZERO_DIVISION, NO_WEIGHT), inputs=_INPUTS,
+    knobs=(LABEL_SET, OUTSIDE_PRF, ZERO_DIVISION, NO_WEIGHT, IGNORE_INDEX), inputs=_INPUTS,
     compute_fn=compute_classification_report)

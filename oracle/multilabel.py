@@ -94,6 +94,9 @@ def _rows(xs, name: str) -> list:
 
 def read_indicators(inputs, settings: dict):
     """(true rows, predicted rows, declared columns) of multilabel input, checked."""
+    if settings.get("ignore_index", "none") != "none":
+        raise InputError("ignore_index: leaves out the samples of one true label, which single-label input has; "
+                         "y_true here is rows of indicators (multilabel)", item="ignore_index")
     unknown = sorted(set(inputs) - set(_FIELDS))
     if unknown:
         raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are {', '.join(_FIELDS)}", item=unknown[0])

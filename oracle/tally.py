@@ -123,6 +123,10 @@ def _read(inputs, settings: dict):
     y_true, y_pred = lists["y_true"], lists["y_pred"]
     if len(y_true) != len(y_pred):
         raise InputError(f"y_pred: {len(y_pred)} items but y_true has {len(y_true)}", item="y_pred")
+    ignored = settings.get("ignore_index", "none")
+    if ignored != "none":
+        y_true, y_pred = _drop_ignored(_listed(y_true), _listed(y_pred), ignored, kind.kind)
+        arrays = {}
     declared = lists.get("labels")
     if declared is not None:
         if not declared:
@@ -212,6 +216,21 @@ def _from_array(xs, name: str):
         raise InputError(f"{name}[0]: {float(arr[0])!r} is a float; labels are ints or strings "
                          f"(1.0 and 1 would be one class; convert the array with .astype(int))", item=f"{name}[0]")
     return arr.tolist(), None
+
+
+def _drop_ignored(y_true: list, y_pred: list, ignored: str, kind) -> tuple[list, list]:
+    """The samples whose true label is not ``ignored`` (the ignore_index knob: an int label's
+    decimal text, or a string label)."""
+    if kind is int:
+        try:
+            target = int(ignored)
+        except ValueError:
+            raise InputError(f"ignore_index: {ignored!r} is not an int, and the labels are ints",
+                             item="ignore_index") from None
+    else:
+        target = ignored
+    keep = [i for i, t in enumerate(y_true) if t != target]
+    return [y_true[i] for i in keep], [y_pred[i] for i in keep]
 
 
 @dataclass

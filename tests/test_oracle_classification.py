@@ -249,9 +249,9 @@ def test_f_beta_is_the_harmonic_form_where_p_and_r_are_defined():
 
 
 def test_signatures_name_every_knob():
-    assert get_metric("f1").signature() == "f1|labels:auto|outside:error|avg:macro|zd:zero|nowt:undefined|beta:1|oracle:1"
+    assert get_metric("f1").signature() == "f1|labels:auto|outside:error|avg:macro|zd:zero|nowt:undefined|beta:1|ign:none|oracle:1"
     assert get_metric("balanced_accuracy").signature({"adjusted": True}) == \
-        "balanced_accuracy|labels:auto|outside:error|adj:yes|oracle:1"
+        "balanced_accuracy|labels:auto|outside:error|adj:yes|ign:none|oracle:1"
     sigs = {get_metric("precision").signature({"average": a, "zero_division": z})
             for a in ("micro", "macro", "weighted", "none", "binary") for z in ("zero", "one", "undefined", "exclude")}
     assert len(sigs) == 20
@@ -333,3 +333,14 @@ def test_weighted_average_with_no_support_under_each_no_weight_rule():
     # nothing predicted inside the classes either: all three are the zero_division value
     none = {"y_true": [5, 5], "y_pred": [5, 5], "labels": [0, 1]}
     assert [compute(m, none, zp).value for m in ("precision", "recall", "f1")] == [1, 1, 1]
+
+
+def test_ignore_index_leaves_out_the_samples_of_one_true_label():
+    # an independent formulation: the knob equals deleting those samples from the input
+    inputs = {"y_true": [3, -100, 1, 3, -100, 2], "y_pred": [3, 3, 2, 1, -100, 2]}
+    kept = {"y_true": [3, 1, 3, 2], "y_pred": [3, 2, 1, 2]}
+    for m, conv in (("accuracy", {}), ("confusion_matrix", {}), ("precision", {"average": "none"}),
+                    ("recall", {"average": "macro"}), ("f1", {"average": "weighted"}), ("balanced_accuracy", {})):
+        a = get_metric(m).compute(inputs, {**conv, "ignore_index": "-100"})
+        b = get_metric(m).compute(kept, conv)
+        assert a.value == b.value and a.stats == b.stats, m
