@@ -85,6 +85,7 @@ class HFEvaluate(Adapter):
     issues = "https://github.com/huggingface/evaluate/issues"
     versions = ">=0.4,<0.5"
     profile_sources = {"*": _SOURCES}
+    serves = tuple(_MODULE)   # the metrics it maps, each served when its module loads
     tolerances = {m: Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)) for m in _CAPS}
 
     def __init__(self):

@@ -157,8 +157,25 @@ def cmd_list(args) -> int:
         rng = f" (adapter range {a['library']}{a['versions']})" if a.get("versions") else ""
         print(f"  {a['name']:<10} {a['library']} {a['version']}{rng}  metrics: {', '.join(a['metrics'])}")
     for n, r in unavailable:
-        print(f"  {n:<10} unavailable: {r}")
+        what = _declared(n)
+        print(f"  {n:<10} unavailable: {r}" + (f"\n  {'':<10} {what}" if what else ""))
     return EXIT_OK
+
+
+def _declared(name: str) -> str:
+    """An unavailable built-in adapter's declared range and metrics, read from its class."""
+    import importlib
+    from adapters import BUILTIN
+    if name not in BUILTIN:
+        return ""
+    mod, cls = BUILTIN[name].split(":")
+    try:
+        c = getattr(importlib.import_module(mod), cls)
+    except Exception:
+        return ""
+    metrics = getattr(c, "serves", None) or tuple(c.capabilities)
+    rng = f"adapter range {c.library}{c.versions}" if c.versions else ""
+    return "  ".join(x for x in (rng, f"metrics: {', '.join(metrics)}" if metrics else "") if x)
 
 
 def cmd_oracle(args) -> int:
