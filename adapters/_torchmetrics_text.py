@@ -191,20 +191,28 @@ def _squad(metric: str, inputs: Mapping) -> LibraryOutput:
 
 
 def _perplexity(options: Mapping, inputs: Mapping) -> LibraryOutput:
-    import torch
     from torchmetrics.functional.text import perplexity
+
+    z, t = perplexity_tensors(inputs, "torchmetrics")
+    return LibraryOutput(value=float(perplexity(z, t, ignore_index=options["ignore_index"])))
+
+
+def perplexity_tensors(inputs: Mapping, library: str):
+    """(float64 logits [batch, seq, vocab], int64 targets) of a perplexity input: its logits, or
+    its probabilities as two-word logits (``_probs_as_logits``); Skip where no tensor can be made."""
+    import torch
 
     logits, targets = inputs.get("logits"), inputs.get("targets")
     if logits is None and inputs.get("probs") is not None:
         logits, targets = _probs_as_logits(inputs["probs"])
     if logits is None or targets is None:
-        raise Skip("torchmetrics' perplexity takes logits and target indices")
+        raise Skip(f"{library}'s perplexity takes logits and target indices")
     try:
         z = torch.tensor([[[_float(v) for v in pos] for pos in text] for text in logits], dtype=torch.float64)
         t = torch.tensor(targets, dtype=torch.int64)
     except (ValueError, TypeError) as e:
-        raise Skip(f"torchmetrics takes rectangular [batch, seq, vocab] logits ({e})")
-    return LibraryOutput(value=float(perplexity(z, t, ignore_index=options["ignore_index"])))
+        raise Skip(f"{library} takes rectangular [batch, seq, vocab] logits ({e})")
+    return z, t
 
 
 def _probs_as_logits(probs) -> tuple[list, list]:

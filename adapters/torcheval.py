@@ -213,20 +213,10 @@ def _short_corpus(metric: str, settings: Mapping[str, str], inputs: Mapping) -> 
 
 
 def _perplexity(options: Mapping, inputs: Mapping) -> LibraryOutput:
-    import torch
     from torcheval.metrics.functional import perplexity
 
-    from ._torchmetrics_text import _float, _probs_as_logits
-    logits, targets = inputs.get("logits"), inputs.get("targets")
-    if logits is None and inputs.get("probs") is not None:
-        logits, targets = _probs_as_logits(inputs["probs"])
-    if logits is None or targets is None:
-        raise Skip("torcheval's perplexity takes logits and target indices")
-    try:
-        z = torch.tensor([[[_float(v) for v in pos] for pos in text] for text in logits], dtype=torch.float64)
-        t = torch.tensor(targets, dtype=torch.int64)
-    except (ValueError, TypeError) as e:
-        raise Skip(f"torcheval takes rectangular [batch, seq, vocab] logits ({e})")
+    from ._torchmetrics_text import perplexity_tensors
+    z, t = perplexity_tensors(inputs, "torcheval")
     return LibraryOutput(value=float(perplexity(z, t, ignore_index=options["ignore_index"])))
 
 
