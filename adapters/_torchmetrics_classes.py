@@ -135,8 +135,11 @@ def tensors_ignoring(inputs: Mapping, options: Mapping):
     if declared is not None and len(set(map(repr, declared))) < len(declared):
         raise Skip("torchmetrics takes num_classes, not a label list: a label declared twice cannot be passed")
     ignored = _ignored_label(options.get("ignore_index", "none"), y_true + y_pred)
-    kept = [i for i, y in enumerate(y_true) if ignored is _NOTHING or y != ignored]
-    labels = _label_order(options["label_set"], inputs, [y_true[i] for i in kept], [y_pred[i] for i in kept])
+    if ignored is _NOTHING or len(y_true) != len(y_pred):   # unequal lengths: for the library to refuse
+        labels = _label_order(options["label_set"], inputs, y_true, y_pred)
+    else:
+        kept = [i for i, y in enumerate(y_true) if y != ignored]
+        labels = _label_order(options["label_set"], inputs, [y_true[i] for i in kept], [y_pred[i] for i in kept])
     index = {lab: i for i, lab in enumerate(labels)}
     c = len(labels)
     # the ignored label keeps its class index when it is a class (a counted sample predicts it),
