@@ -164,14 +164,11 @@ def cmd_list(args) -> int:
 
 def _declared(name: str) -> str:
     """An unavailable built-in adapter's declared range and metrics, read from its class."""
-    import importlib
-    from adapters import BUILTIN
-    if name not in BUILTIN:
-        return ""
-    mod, cls = BUILTIN[name].split(":")
+    from importlib.metadata import entry_points
+    from conformance.engine.resolve import ENTRY_POINT_GROUP
     try:
-        c = getattr(importlib.import_module(mod), cls)
-    except Exception:
+        c = next(ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name).load()
+    except Exception:   # not registered, or not importable
         return ""
     metrics = getattr(c, "serves", None) or tuple(c.capabilities)
     rng = f"adapter range {c.library}{c.versions}" if c.versions else ""
