@@ -193,42 +193,75 @@ def _squad(metric: str, inputs: Mapping) -> LibraryOutput:
 def _perplexity(options: Mapping, inputs: Mapping) -> LibraryOutput:
     from torchmetrics.functional.text import perplexity
 
-    z, t = perplexity_tensors(inputs, "torchmetrics")
-    return LibraryOutput(value=float(perplexity(z, t, ignore_index=options["ignore_index"])))
+    z, t, ignore = perplexity_tensors(inputs, "torchmetrics", options["ignore_index"])
+    return LibraryOutput(value=float(perplexity(z, t, ignore_index=ignore)))
 
 
-def perplexity_tensors(inputs: Mapping, library: str):
-    """(float64 logits [batch, seq, vocab], int64 targets) of a perplexity input: its logits, or
-    its probabilities as two-word logits (``_probs_as_logits``); Skip where no tensor can be made."""
+def perplexity_tensors(inputs: Mapping, library: str, ignore_index=None):
+    """(float64 logits [batch, seq, vocab], int64 targets, the ignore_index to pass) of a
+    perplexity input: its logits, or its probabilities as two-word logits
+    (``_probs_as_logits``). Texts of unequal length are padded to one rectangular batch the
+    way both libraries document for padded batches: the padding positions take the target
+    ``ignore_index`` (the case's own, or, when it has none, an integer no target holds, so
+    that the library drops exactly the padding). Skip where no tensor can be made."""
     import torch
 
     logits, targets = inputs.get("logits"), inputs.get("targets")
     if logits is None and inputs.get("probs") is not None:
-        logits, targets = _probs_as_logits(inputs["probs"])
+        logits, targets = _probs_as_logits(inputs["probs"], ignore_index)
+    elif logits is None and inputs.get("logprobs") is not None:
+        logits, targets = _probs_as_logits(inputs["logprobs"], ignore_index, logs=True)
     if logits is None or targets is None:
         raise Skip(f"{library}'s perplexity takes logits and target indices")
     try:
+        logits, targets, ignore_index = _padded(logits, targets, ignore_index)
         z = torch.tensor([[[_float(v) for v in pos] for pos in text] for text in logits], dtype=torch.float64)
         t = torch.tensor(targets, dtype=torch.int64)
     except (ValueError, TypeError) as e:
         raise Skip(f"{library} takes rectangular [batch, seq, vocab] logits ({e})")
-    return z, t
+    return z, t, ignore_index
 
 
-def _probs_as_logits(probs) -> tuple[list, list]:
-    """Per-token probabilities as logits the library can take: p becomes the two-word
-    vocabulary [ln p, ln(1 - p)] with target 0 (softmax gives p back up to a few roundings;
-    p = 1 gives [0, -inf], p = 0 [-inf, 0], a NaN [NaN, NaN]). Texts of unequal length cannot form the library's rectangular
-    batch."""
+def _padded(logits, targets, ignore_index):
+    """Logits and targets padded to the longest text (positions of zero logits whose target is
+    the ignore index), and the ignore index that drops the padding; unchanged when the texts
+    are of one length or the input is not lists of lists (the tensor then refuses it)."""
+    try:
+        lengths = [len(text) for text in logits] + [len(text) for text in targets]
+        vocab = next(len(pos) for text in logits for pos in text)
+    except (TypeError, StopIteration):
+        return logits, targets, ignore_index
+    longest = max(lengths, default=0)
+    if all(n == longest for n in lengths):
+        return logits, targets, ignore_index
+    if ignore_index is None:
+        held = {t for text in targets for t in text if isinstance(t, int)}
+        ignore_index = -100 if -100 not in held else min(held) - 1
+    logits = [list(text) + [[0] * vocab] * (longest - len(text)) for text in logits]
+    targets = [list(text) + [ignore_index] * (longest - len(text)) for text in targets]
+    return logits, targets, ignore_index
+
+
+def _probs_as_logits(probs, ignore_index=None, logs: bool = False) -> tuple[list, list]:
+    """Per-token probabilities (natural-log probabilities when ``logs``) as logits the library
+    can take: p becomes the two-word vocabulary [ln p, ln(1 - p)] with target 0 (softmax gives
+    p back up to a few roundings; p = 1 gives [0, -inf], p = 0 [-inf, 0], a NaN [NaN, NaN]);
+    a log-probability l becomes [l, log1p(-exp(l))]; a masked (null) position, under an
+    ignore_index, becomes the target ignore_index (the library drops it)."""
     import math
-    if len({len(t) for t in probs}) > 1:
-        raise Skip("torchmetrics takes one rectangular [batch, seq, vocab] batch: texts of unequal length")
+    if logs:
+        probs = [[_exp_of_log(x) for x in text] if isinstance(text, list) else text for text in probs]
     logits, targets = [], []
     for text in probs:
-        row = []
+        row, tgt = [], []
         for p in text:
             if p is None:
-                raise Skip("a masked probability (null) has no logits form")
+                if ignore_index is None:
+                    raise Skip("a masked probability (null) without an ignore_index has no logits form")
+                row.append([0.0, 0.0])
+                tgt.append(ignore_index)
+                continue
+            tgt.append(0)
             if isinstance(p, float) and math.isnan(p):
                 row.append([p, p])   # a NaN probability: NaN logits, for the library to refuse
                 continue
@@ -240,8 +273,23 @@ def _probs_as_logits(probs) -> tuple[list, list]:
                 raise Skip("a probability outside [0, 1] has no logits form")
             row.append([math.log(q) if q > 0 else float("-inf"), math.log(1 - q) if q < 1 else float("-inf")])
         logits.append(row)
-        targets.append([0] * len(text))
+        targets.append(tgt)
     return logits, targets
+
+
+def _exp_of_log(x):
+    """exp(l) of a log-probability as a Fraction (None and NaN kept; -inf gives 0), for
+    ``_probs_as_logits``; a value that is no number is kept for it to refuse."""
+    import math
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return x
+    try:
+        v = _float(x)
+    except (ValueError, TypeError):
+        return x
+    if v > 0:
+        raise Skip("a log-probability above 0 has no logits form")
+    return Fraction(math.exp(v)) if v != float("-inf") else Fraction(0)
 
 
 def _float(v) -> float:

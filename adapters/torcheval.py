@@ -216,8 +216,8 @@ def _perplexity(options: Mapping, inputs: Mapping) -> LibraryOutput:
     from torcheval.metrics.functional import perplexity
 
     from ._torchmetrics_text import perplexity_tensors
-    z, t = perplexity_tensors(inputs, "torcheval")
-    return LibraryOutput(value=float(perplexity(z, t, ignore_index=options["ignore_index"])))
+    z, t, ignore = perplexity_tensors(inputs, "torcheval", options["ignore_index"])
+    return LibraryOutput(value=float(perplexity(z, t, ignore_index=ignore)))
 
 
 def _classification(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
@@ -225,9 +225,19 @@ def _classification(metric: str, options: Mapping, inputs: Mapping) -> LibraryOu
     import torcheval.metrics.functional as F
 
     if _tm_classes._rows(inputs["y_true"]) or _tm_classes._rows(inputs["y_pred"]):
-        raise Skip("torcheval's multiclass functions take label vectors (its multilabel_accuracy only accuracy)")
+        if metric != "accuracy":
+            raise Skip("torcheval has no multilabel precision, recall, F1 or confusion matrix "
+                       "(its multilabel_accuracy takes accuracy only)")
+        # subset accuracy is multilabel_accuracy's default criteria="exact_match"
+        # (multilabel_accuracy.py; 0/1 indicators against threshold=0.5)
+        return LibraryOutput(value=float(F.multilabel_accuracy(torch.tensor(inputs["y_pred"]),
+                                                               torch.tensor(inputs["y_true"]))))
     target, preds, labels = _tm_classes._tensors(inputs, options)
     c = len(labels)
+    if c == 0 and metric == "accuracy":
+        # no sample and no label: micro accuracy does not depend on the class count, and the
+        # library needs num_classes >= 1
+        return LibraryOutput(value=float(F.multiclass_accuracy(preds, target, average="micro", num_classes=1)))
     if c == 0:
         raise Skip("no label at all: torcheval needs num_classes >= 1")
     if metric == "confusion_matrix":
@@ -241,12 +251,13 @@ def _classification(metric: str, options: Mapping, inputs: Mapping) -> LibraryOu
         return LibraryOutput(value=float(F.multiclass_accuracy(preds, target, average="macro", num_classes=c)))
     average = options["average"]
     if average == "binary":
-        if not set(labels) <= {0, 1}:
-            raise Skip("average=binary: torcheval's binary functions take the labels 0 and 1 (1 positive)")
+        # the binary functions take 1 as the positive class: the positive label becomes 1 and
+        # the other label 0 (a renaming; the counts tp, fp, fn do not change)
         pos = inputs.get("pos_label", 1)
-        flip = (lambda y: 1 - y) if pos == 0 else (lambda y: y)
-        t = torch.tensor([flip(_tm_classes._py(y)) for y in inputs["y_true"]], dtype=torch.long)
-        p = torch.tensor([flip(_tm_classes._py(y)) for y in inputs["y_pred"]], dtype=torch.long)
+        if len(labels) > 2 or (pos not in labels and not set(labels) <= {0, 1}):
+            raise Skip("average=binary: torcheval's binary functions take two labels, one of them pos_label")
+        t = torch.tensor([int(_tm_classes._py(y) == pos) for y in inputs["y_true"]], dtype=torch.long)
+        p = torch.tensor([int(_tm_classes._py(y) == pos) for y in inputs["y_pred"]], dtype=torch.long)
         fn = {"precision": F.binary_precision, "recall": F.binary_recall, "f1": F.binary_f1_score}[metric]
         return LibraryOutput(value=float(fn(p, t)))
     fn = {"precision": F.multiclass_precision, "recall": F.multiclass_recall, "f1": F.multiclass_f1_score}[metric]

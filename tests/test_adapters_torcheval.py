@@ -82,3 +82,16 @@ def test_known_failure_is_reproduced(a, entry):
             assert float(predicted) == pytest.approx(value, rel=1e-6)
     if entry.get("classifier"):
         assert a.defect_classifiers()[entry["classifier"]](entry["metric"], settings, entry["inputs"])
+
+
+def test_binary_labels_other_than_0_and_1_are_renamed(a):
+    # By hand: positive 'spam'; pairs (spam, spam), (ham, spam), (spam, ham): tp 1, fp 1: P = 1/2
+    _, out, res = run(a, "precision", {"average": "binary"},
+                      {"y_true": ["spam", "ham", "spam"], "y_pred": ["spam", "spam", "ham"], "pos_label": "spam"})
+    assert res.value == Fraction(1, 2) and out.value == pytest.approx(0.5)
+
+
+def test_multilabel_accuracy_is_subset_accuracy(a):
+    # By hand: rows [1,0]/[1,0] equal, [0,1]/[1,1] not, [1,1]/[1,1] equal: 2/3
+    _, out, res = run(a, "accuracy", {}, {"y_true": [[1, 0], [0, 1], [1, 1]], "y_pred": [[1, 0], [1, 1], [1, 1]]})
+    assert res.value == Fraction(2, 3) and out.value == pytest.approx(2 / 3, rel=2 ** -22)
