@@ -92,109 +92,14 @@ row's examples run in tests/test_bad_input_tables.py).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 
-from .conventions import ConventionError, InputError, Knob, Metric, Result
+from .conventions import InputError, Metric, Result
 from .exact import Undefined
 from .multilabel import indicator_tally, is_multilabel, subset_accuracy
 from .tally import Tally, tally
-
-_SK = "scikit-learn sklearn.metrics"
-_DOC = "source document 003_0a6ad6c781e30d47.txt"
-
-LABEL_SET = Knob(
-    "label_set", "the classes (and their order) the matrix and the averages run over", "auto",
-    choices=("auto", "declared", "union"),
-    sources={"auto": f"declared when inputs.labels is given, else union ({_SK}: labels=None -> unique_labels)",
-             "declared": f"inputs.labels in its order ({_SK} labels=[...]; {_DOC}: a fixed K)",
-             "union": f"sorted union of the labels seen in y_true and y_pred ({_SK} unique_labels)"},
-    key="labels")
-
-_OUTSIDE_SOURCES = {
-    "error": "a label outside the declared classes is bad input",
-    "drop": f"{_SK} confusion_matrix(labels=...): samples with a label not in labels are eliminated",
-    "keep": f"{_SK} precision_recall_fscore_support(labels=...): counts over all samples, "
-            "only the listed labels reported and averaged"}
-OUTSIDE = Knob(
-    "outside", "a sample whose true or predicted label is not a declared class", "error",
-    choices=("error", "drop"), sources={k: _OUTSIDE_SOURCES[k] for k in ("error", "drop")})
-OUTSIDE_PRF = Knob(
-    "outside", "a sample whose true or predicted label is not a declared class", "error",
-    choices=("error", "drop", "keep"), sources=_OUTSIDE_SOURCES)
-AVERAGE = Knob(
-    "average", "how per-class values are combined", "macro",
-    choices=("micro", "macro", "weighted", "none", "binary", "samples"),
-    sources={"micro": f"{_SK}: pool tp, fp, fn over the classes",
-             "samples": f"{_SK} average='samples' (multilabel indicator input only): 'Calculate metrics for "
-                        "each instance, and find their average'",
-             "macro": f"{_SK}: unweighted mean of the per-class values",
-             "weighted": f"{_SK}: mean weighted by support",
-             "none": f"{_SK} average=None: the per-class values",
-             "binary": f"{_SK} average='binary' (its default): the class pos_label only"},
-    key="avg")
-ZERO_DIVISION = Knob(
-    "zero_division", "value of a ratio whose denominator is 0", "zero",
-    choices=("zero", "one", "undefined", "exclude"),
-    sources={"zero": f"{_SK} zero_division='warn' (default) or 0",
-             "one": f"{_SK} zero_division=1",
-             "undefined": "the definition: 0/0 has no value (oracle's Undefined)",
-             "exclude": f"{_SK} zero_division=np.nan: NaN per class, left out of averages by _nanaverage"},
-    key="zd")
-NORMALIZE = Knob(
-    "normalize", "the confusion matrix as counts, or divided by the true (row), predicted (column) or all sums",
-    "none", choices=("none", "true", "pred", "all"), key="norm",
-    sources={"none": f"{_SK} confusion_matrix(normalize=None): counts",
-             "true": f"{_SK} confusion_matrix(normalize='true'): cm / cm.sum(axis=1), nan_to_num (a class "
-                     "without samples: a row of 0)",
-             "pred": f"{_SK} confusion_matrix(normalize='pred'): cm / cm.sum(axis=0), nan_to_num",
-             "all": f"{_SK} confusion_matrix(normalize='all'): cm / cm.sum(), nan_to_num"})
-NO_WEIGHT = Knob(
-    "no_weight", "a weighted average whose classes all have support 0 (no weight to average with)", "undefined",
-    choices=("undefined", "unweighted", "zero-if-predicted"),
-    sources={"undefined": "the weighted mean sum w_k v_k / sum w_k is 0/0: no value (no published definition "
-                          "gives one)",
-             "unweighted": f"{_SK} >= 1.3 _nanaverage (sklearn/utils/extmath.py): 'except ZeroDivisionError: "
-                           "# this is when all weights are zero, then ignore them' - the unweighted mean of the "
-                           "per-class values that are not NaN",
-             "zero-if-predicted": f"{_SK} 0.22-1.2 precision_recall_fscore_support, average='weighted' with "
-                                  "weights.sum() == 0: 'precision is zero_division if there are no positive "
-                                  "predictions, recall is zero_division if there are no positive labels, fscore "
-                                  "is zero_division if all labels AND predictions are negative' (P and F 0 when "
-                                  "something is predicted; seqeval 1.x the same)"},
-    key="nowt")
-BETA = Knob(
-    "beta", "relative weight of recall in F-beta ('inf': recall alone)", "1", kind="rational", minimum=0,
-    special=("inf",),
-    sources={"*": "van Rijsbergen 1979: F_beta = (1 + b^2) P R / (b^2 P + R)",
-             "inf": f"{_SK} fbeta_score(beta=np.inf): 'if np.isposinf(beta): f_score = recall' (the limit of "
-                    "F_beta as beta grows)"}, key="beta")
-@dataclass(frozen=True)
-class IgnoreKnob(Knob):
-    """``none`` or one label, as text: an int label's decimal text (``-100``) or a string label."""
-
-    def canonical(self, value, metric: str = "") -> str:
-        where = f"{metric}.{self.name}" if metric else self.name
-        if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise ConventionError(f"{where}: {value!r}: write none or a label (an int or a string)")
-        v = str(value).strip()
-        if not v:
-            raise ConventionError(f"{where}: an empty label; write none or a label")
-        return v
-
-
-IGNORE_INDEX = IgnoreKnob(
-    "ignore_index", "a true label whose samples are left out of every count", "none", kind="label",
-    sources={"none": "every sample counts",
-             "*": "torchmetrics ignore_index (functional/classification/stat_scores.py: idx = target != "
-                  "ignore_index; preds, target = preds[idx], target[idx]): 'a target value that is ignored and "
-                  "does not contribute to the metric calculation'"},
-    key="ign")
-ADJUSTED = Knob(
-    "adjusted", "chance-adjusted balanced accuracy", "no", choices=("no", "yes"),
-    sources={"no": "Brodersen et al. 2010: mean per-class recall",
-             "yes": f"{_SK} balanced_accuracy_score(adjusted=True): (score - 1/K) / (1 - 1/K)"},
-    key="adj")
+from .classification_knobs import (ADJUSTED, AVERAGE, BETA, IGNORE_INDEX, LABEL_SET, NORMALIZE,  # noqa: F401
+                                  NO_WEIGHT, OUTSIDE, OUTSIDE_PRF, ZERO_DIVISION, IgnoreKnob)
 
 
 # --------------------------------------------------------- ratios and averages
