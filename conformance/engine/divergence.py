@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import time
 
-from hypothesis import HealthCheck, find, settings as hsettings
+from hypothesis import find
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
 from oracle.compare import compare_value
@@ -24,6 +24,7 @@ from oracle.registry import get_metric
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
 from conformance.engine.plans import plan_for
+from conformance.engine.search import search_settings
 from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
 from conformance.reports.records import Record, reproduce_command
 
@@ -82,8 +83,7 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
                 and (follows is None or follows(x, a, b)):
             return x
     strategy = plan.inputs(strategy_settings or ours)
-    hs = hsettings(max_examples=max(examples, 1) * 3, derandomize=True, database=None, deadline=None,
-                   print_blob=False, suppress_health_check=list(HealthCheck))
+    hs = search_settings(max(examples, 1) * 3)
 
     def separates(x) -> bool:
         a, b = _value(metric, x, ours), _value(metric, x, theirs)

@@ -203,16 +203,16 @@ def explain_leaves(metric: str, settings: Mapping, inputs: Mapping, library_valu
 def neighbours(metric: str, settings: Mapping, count: int) -> list[dict]:
     """Deterministic generated inputs of ``metric`` (the property strategies under
     ``settings``) that the oracle accepts: the family an explanation must hold on."""
-    from hypothesis import HealthCheck, given, settings as hsettings
+    from hypothesis import given
     from conformance.engine.plans import plan_for
+    from conformance.engine.search import search_settings
     plan = plan_for(metric)
     if plan is None:
         return []
     m = get_metric(metric)
     out: list = []
 
-    @hsettings(max_examples=count * 3, derandomize=True, database=None, deadline=None, print_blob=False,
-               suppress_health_check=list(HealthCheck))
+    @search_settings(count * 3)
     @given(plan.inputs(settings))
     def collect(x):
         if len(out) < count * 2:

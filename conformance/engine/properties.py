@@ -23,7 +23,7 @@ import os as _os
 import time
 from fractions import Fraction
 
-from hypothesis import HealthCheck, given, seed, settings as hsettings, strategies as st
+from hypothesis import given, seed, strategies as st
 from hypothesis.errors import Unsatisfiable
 
 from oracle.compare import _paths, as_number, compare, compare_value
@@ -37,6 +37,7 @@ from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanatio
 from oracle.certified import exact_texts
 from conformance.engine.known import _MISSING
 from conformance.engine.plans import plan_for
+from conformance.engine.search import search_settings
 from conformance.protocol import Skip, Unsupported
 from conformance.reports.records import Record, reproduce_command
 
@@ -316,10 +317,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                              "explanation": f"accepts invalid input: the spec refuses it ({refusal}), the library "
                                             f"returns {out.value!r}; a defect", "outcome": "fail"})
 
-    hs = hypothesis_settings or hsettings(
-        max_examples=examples, derandomize=True, database=None, deadline=None, print_blob=False,
-        report_multiple_bugs=False,
-        suppress_health_check=list(HealthCheck))
+    hs = hypothesis_settings or search_settings(examples)
     test = hs(given(st.data())(check))
     if hs.derandomize:
         test = seed(PROPERTY_SEED)(test)
