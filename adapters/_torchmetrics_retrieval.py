@@ -187,3 +187,53 @@ def _recall_positive_only(settings, run, ordered, qrels):
         top = sorted(ranking, key=lambda d: -ranking[d])[:k]
         values.append(Fraction(sum(1 for d in top if d in rel and run[q][d] > 0), len(rel)))
     return sum(values, Fraction(0)) / len(values) if values else None
+
+
+def has_negative_grade(metric, settings, inputs) -> bool:
+    """Applies: nDCG and a retrieved row whose grade is negative."""
+    if metric != "ndcg" or "run" not in inputs:
+        return False
+    try:
+        run = float_run(inputs)
+        return any(int(inputs["qrels"].get(q, {}).get(d, 0)) < 0 for q, r in run.items() for d in r)
+    except Exception:
+        return False
+
+
+def negative_ideal_model(metric, settings, inputs):
+    """The library's nDCG when a grade is negative, in floats (torchmetrics 1.x):
+    - retrieval/base.py compute: a query whose targets sum to 0 (``if not mini_target.sum()``)
+      is empty: 0.0 under empty_target_action='neg', left out under 'skip';
+    - functional/retrieval/ndcg.py: DCG with the tie-averaged gains (``_tie_average_dcg``:
+      the mean target of a tie group times the sum of its positions' discounts 1/log2(i + 1),
+      positions past top_k discounted by 0), divided by the ideal DCG
+      ``_dcg_sample_scores(target, target, top_k, ignore_ties=True)``: the targets sorted in
+      descending order, the negative ones included (at the bottom of the ranking); an ideal
+      DCG of exactly 0 gives 0.
+    The mean of the per-query values; None when no query is left."""
+    import math
+    run, qrels = float_run(inputs), inputs["qrels"]
+    k = cut(settings)
+    skip = settings.get("no_relevant", "zero") == "skip"
+    values = []
+    for q, ranking in run.items():
+        docs = list(ranking)
+        target = [int(qrels.get(q, {}).get(d, 0)) for d in docs]
+        if sum(target) == 0:
+            if not skip:
+                values.append(0.0)
+            continue
+        n = len(docs)
+        disc = [1 / math.log2(i + 2) if (k is None or i < k) else 0.0 for i in range(n)]
+        order = sorted(range(n), key=lambda i: -ranking[docs[i]])
+        dcg, i = 0.0, 0
+        while i < n:
+            j = i
+            while j < n and ranking[docs[order[j]]] == ranking[docs[order[i]]]:
+                j += 1
+            mean = sum(target[order[x]] for x in range(i, j)) / (j - i)
+            dcg += mean * sum(disc[i:j])
+            i = j
+        ideal = sum(t * w for t, w in zip(sorted(target, reverse=True), disc))
+        values.append(dcg / ideal if ideal != 0 else 0.0)
+    return sum(values) / len(values) if values else None

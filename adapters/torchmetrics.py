@@ -77,7 +77,8 @@ class TorchMetrics(Adapter):
                 "single-class-refused": _classes.single_class,
                 "all-queries-skipped-zero": _all_skipped,
                 "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen,
-                "predicted-only-class-counts-zero": _classes.predicted_only_class}
+                "predicted-only-class-counts-zero": _classes.predicted_only_class,
+                "negative-gain-in-ideal": _retrieval.has_negative_grade}
 
     def defect_models(self) -> dict:
         return {"max-length-as-hits": _max_length_model,
@@ -86,7 +87,8 @@ class TorchMetrics(Adapter):
                 "non-positive-score-not-relevant": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=True),
                 "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen_model,
                 "all-queries-skipped-zero": lambda metric, settings, inputs: 0,
-                "predicted-only-class-counts-zero": _classes.predicted_only_class_model}
+                "predicted-only-class-counts-zero": _classes.predicted_only_class_model,
+                "negative-gain-in-ideal": _retrieval.negative_ideal_model}
 
 
 _THREADS_SET_IN: list = []
