@@ -17,7 +17,8 @@ the run and only the judgements of retrieved documents (profile, from the source
 - ``queries=run``: a query is a group of rows (retrieval/base.py ``compute``: the groups of
   ``indexes``); a qrels query absent from the run does not exist for it;
 - ``no_relevant``: ``empty_target_action`` 'neg' (the default: a query without a positive
-  target scores 0) is ``zero``, 'skip' is ``skip``;
+  target scores 0) is ``zero``, 'skip' is ``skip``, 'pos' (it scores 1) is ``one``, 'error'
+  (ValueError) is ``error``;
 - ``ap_denominator=retrieved-relevant``: ``retrieval_average_precision`` averages the
   precisions at the relevant documents of the top K it is given; ``ideal=retrieved`` for
   nDCG (``_dcg_sample_scores(target, target, ...)``: the ideal ranking of the given
@@ -45,7 +46,7 @@ from ._ranking_inputs import cut, float_run
 
 METRICS = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
            "r_precision", "ndcg")
-_CAPS = {"k": ANY, "threshold": ANY, "duplicates": ANY, "no_relevant": ("zero", "skip"),
+_CAPS = {"k": ANY, "threshold": ANY, "duplicates": ANY, "no_relevant": ("zero", "skip", "one", "error"),
          "queries": ("run",), "missing": ANY, "empty_judgments": ANY}
 _PROFILE = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "queries": "run"}
 
@@ -71,7 +72,7 @@ SOURCES = {
     "queries": "torchmetrics/retrieval/base.py RetrievalMetric.compute: one value per group of indexes, then "
                "their mean (aggregation='mean')",
     "no_relevant": "retrieval/base.py: empty_target_action='neg' (default) 'consider the query as negative', "
-                   "'skip' leaves it out",
+                   "'skip' leaves it out, 'pos' 'consider the query as positive' (1.0), 'error' raises ValueError",
     "ap_denominator": "functional/retrieval/average_precision.py: (arange(len(positions)) + 1) / positions, "
                       ".mean() over the relevant documents of the top K",
     "ideal": "functional/retrieval/ndcg.py: normalized_gain = _dcg_sample_scores(target, target, top_k, "
@@ -89,9 +90,12 @@ SOURCES = {
 TOLERANCES = {m: Tolerance(ulps32=16) for m in METRICS}
 
 
+_EMPTY_ACTION = {"zero": "neg", "skip": "skip", "one": "pos", "error": "error"}
+
+
 def options(metric: str, settings: Mapping[str, str]) -> dict:
     return {"top_k": cut(settings), "threshold": int(settings.get("threshold", "1")),
-            "empty_target_action": "neg" if settings.get("no_relevant", "zero") == "zero" else "skip",
+            "empty_target_action": _EMPTY_ACTION[settings.get("no_relevant", "zero")],
             "adaptive_k": settings.get("precision_denominator") == "retrieved", "metric": metric}
 
 
@@ -181,8 +185,9 @@ def _recall_positive_only(settings, run, ordered, qrels):
     for q, ranking in ordered.items():
         rel = {d for d, g in qrels.get(q, {}).items() if int(g) >= t}
         if not rel:
-            if settings.get("no_relevant", "zero") == "zero":
-                values.append(Fraction(0))
+            rule = settings.get("no_relevant", "zero")
+            if rule in ("zero", "one"):
+                values.append(Fraction(rule == "one"))
             continue
         top = sorted(ranking, key=lambda d: -ranking[d])[:k]
         values.append(Fraction(sum(1 for d in top if d in rel and run[q][d] > 0), len(rel)))
@@ -203,7 +208,7 @@ def has_negative_grade(metric, settings, inputs) -> bool:
 def negative_ideal_model(metric, settings, inputs):
     """The library's nDCG when a grade is negative, in floats (torchmetrics 1.x):
     - retrieval/base.py compute: a query whose targets sum to 0 (``if not mini_target.sum()``)
-      is empty: 0.0 under empty_target_action='neg', left out under 'skip';
+      is empty: 0.0 under empty_target_action='neg', 1.0 under 'pos', left out under 'skip';
     - functional/retrieval/ndcg.py: DCG with the tie-averaged gains (``_tie_average_dcg``:
       the mean target of a tie group times the sum of its positions' discounts 1/log2(i + 1),
       positions past top_k discounted by 0), divided by the ideal DCG
@@ -214,14 +219,14 @@ def negative_ideal_model(metric, settings, inputs):
     import math
     run, qrels = float_run(inputs), inputs["qrels"]
     k = cut(settings)
-    skip = settings.get("no_relevant", "zero") == "skip"
+    rule = settings.get("no_relevant", "zero")
     values = []
     for q, ranking in run.items():
         docs = list(ranking)
         target = [int(qrels.get(q, {}).get(d, 0)) for d in docs]
         if sum(target) == 0:
-            if not skip:
-                values.append(0.0)
+            if rule in ("zero", "one"):
+                values.append(1.0 if rule == "one" else 0.0)
             continue
         n = len(docs)
         disc = [1 / math.log2(i + 2) if (k is None or i < k) else 0.0 for i in range(n)]

@@ -63,7 +63,8 @@ def compute_settings(metric: str, inputs, settings_list: list, part=None) -> lis
             return error_rate_values(metric, inputs, settings_list)
         except InputError:
             pass
-    if part is None and metric in _RANKING:
+    if part is None and metric in _RANKING and not any(s.get("no_relevant") in ("one", "error") for s in settings_list):
+        # (no_relevant=one and error are the generic path's: a query scored 1, or refused)
         try:
             from .many_ranking import ranking_values
             return ranking_values(metric, inputs, settings_list)

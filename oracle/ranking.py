@@ -63,7 +63,8 @@ retrieved document that is relevant or has a nonzero gain.
 The averaged queries (knob ``queries``): qrels (default), run, or both (the
 intersection). A query without relevant documents (R = 0; for dcg and ndcg:
 no judged document with a positive gain) is scored (0, as trec_eval) or left
-out (``no_relevant``); this is decided before ``missing``, which decides
+out (``no_relevant``; torchmetrics' empty_target_action also scores it 1, ``one``,
+or refuses it, ``error``); this is decided before ``missing``, which decides
 whether a query absent from the run scores 0 (trec_eval -c, default) or is
 left out (trec_eval without -c, pytrec_eval). A query present with an empty
 ranking retrieved nothing and scores 0 under both.
@@ -84,7 +85,7 @@ from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 
-from .conventions import Knob, Metric, Result
+from .conventions import ConventionError, InputError, Knob, Metric, Result
 from .exact import Undefined, log, power, product, total
 from .gcpause import paused_gc
 from .ranking_inputs import _check_inputs
@@ -115,13 +116,18 @@ THRESHOLD = Knob(
     "threshold", "a document is relevant when its grade is at least this", "1",
     kind="int", minimum=1, key="rel",
     sources={"*": f"{_TREC} -l (level_for_rel), default 1; ranx rel_lvl, default 1"})
+_TM_EMPTY = "torchmetrics retrieval/base.py RetrievalMetric.compute, empty_target_action"
 NO_RELEVANT = Knob(
-    "no_relevant", "a query without relevant documents: scored (0) or left out of the mean", "zero",
-    choices=("zero", "skip"), key="norel",
+    "no_relevant", "a query without relevant documents: scored 0 or 1, left out of the mean, or bad input", "zero",
+    choices=("zero", "skip", "one", "error"), key="norel",
     sources={"zero": f"{_TREC}: every measure of such a query is 0 and it is averaged (e.g. m_recall.c "
                      "'if (0 == res_rels.num_rel) return (0)' leaves the value 0)",
              "skip": f"{_DOC} recall_at_k(): 'if not relevant_ids: continue  # skip items with no "
-                     "annotated relevant chunks'"})
+                     "annotated relevant chunks'",
+             "one": f"{_TM_EMPTY}='pos': 'consider the query as positive' (tensor(1.0)); not for dcg, which "
+                    "has no maximum",
+             "error": f"{_TM_EMPTY}='error': raises ValueError('compute method was provided with a query with "
+                      "no positive target.')"})
 MISSING = Knob(
     "missing", "a query in the averaged set but absent from the run: 0, or left out", "zero",
     choices=("zero", "skip"),
@@ -246,9 +252,20 @@ def compute_many(inputs, measures) -> list:
     return results
 
 
+class _ScoredOne:
+    """The ranking of a query without relevant documents under no_relevant=one: it scores 1."""
+
+    def __repr__(self) -> str:
+        return "SCORED_ONE"
+
+
+SCORED_ONE = _ScoredOne()
+
+
 def select_queries(qrels: dict, run: dict, settings: dict, stats: dict, has_relevant=None):
     """The averaged queries as (query, its judgements, its prepared ranking or None),
-    None for a query absent from the run under missing=zero; the knobs queries,
+    None for a query absent from the run under missing=zero, SCORED_ONE for a query
+    without relevant documents under no_relevant=one; the knobs queries,
     empty_judgments, no_relevant and missing decide (see the module docstring).
     ``has_relevant(judged)`` says whether a query has a relevant document (default: a
     grade >= threshold). Counts go into ``stats``."""
@@ -260,8 +277,15 @@ def select_queries(qrels: dict, run: dict, settings: dict, stats: dict, has_rele
         judged = qrels.get(q, {})
         if not (has_relevant(judged) if has_relevant else any(g >= thr for g in judged.values())):
             stats["no_relevant"] += 1
-            if settings["no_relevant"] == "skip":
+            rule = settings["no_relevant"]
+            if rule == "skip":
                 stats["skipped"] += 1
+                continue
+            if rule == "error":
+                raise InputError(f"qrels[{q!r}]: the query has no relevant document (no_relevant=error)",
+                                 item="qrels")
+            if rule == "one":
+                yield q, judged, SCORED_ONE
                 continue
         rk = run.get(q)
         if rk is None:
@@ -291,6 +315,9 @@ def _evaluate(inputs, settings: dict, with_gains: bool):
     thr = int(settings["threshold"])
     out, stats = {}, {}
     for q, judged, rk in select_queries(qrels, run, settings, stats, has_relevant):
+        if rk is SCORED_ONE:
+            out[q] = SCORED_ONE
+            continue
         if rk is None:
             out[q] = _profile(None, judged, settings, with_gains)
             continue
@@ -332,13 +359,14 @@ def _relevant_part(p: _Profile, judged: dict, thr: int) -> _Profile:
 
 
 def _ranks_part(profiles: dict):
-    return {q: dict(p.ranks) for q, p in profiles.items() if p.ranks is not None}
+    return {q: dict(p.ranks) for q, p in profiles.items() if p is not SCORED_ONE and p.ranks is not None}
 
 
 def _rational_metric(per_query_fn):
     def compute(inputs, settings: dict) -> Result:
         profiles, stats = _evaluate(inputs, settings, with_gains=False)
-        per_query = {q: per_query_fn(p, settings) for q, p in profiles.items()}
+        one = Fraction(1)
+        per_query = {q: per_query_fn(p, settings) if p is not SCORED_ONE else one for q, p in profiles.items()}
         parts = {"per_query": per_query}
         if settings["ties"] != "expected":
             parts["ranks"] = _ranks_part(profiles)
@@ -354,6 +382,9 @@ def _rational_metric(per_query_fn):
 def compute_dcg(inputs, settings: dict) -> Result:
     """Mean DCG@K = (1/|Q|) sum_q sum_{i<=K} gain_i / log2(i+1), a closed form
     sum_b c_b log(2)/log(b) with the coefficients summed over all queries."""
+    if settings["no_relevant"] == "one":
+        raise ConventionError("dcg.no_relevant: one scores a query without relevant documents at the measure's "
+                              "maximum, and DCG has none; write zero, skip or error")
     profiles, stats = _evaluate(inputs, settings, with_gains=True)
     acc: dict = {}
     per_query = {}
@@ -391,7 +422,11 @@ def compute_ndcg(inputs, settings: dict) -> Result:
     classes: dict = {}
     ideals: dict = {}  # {ideal gains within the cut: (their DCG form, its key)}
     per_query = {}
+    ones = 0
     for q, p in profiles.items():
+        if p is SCORED_ONE:
+            per_query[q], ones = Fraction(1), ones + 1
+            continue
         k = _cut(settings["k"], p.n)
         # without a cutoff the ideal ranking holds every positive gain (m_ndcg.c goes on past num_ret)
         top = p.ideal if settings["k"] == "none" else p.ideal[:k]
@@ -417,6 +452,8 @@ def compute_ndcg(inputs, settings: dict) -> Result:
     n = len(per_query)
     terms = [_form_quotient({b: c / n for b, c in num.items() if c}, dict(key), den)
              for key, (den, num) in sorted(classes.items(), key=lambda kv: kv[0])]
+    if ones:
+        terms.append(Fraction(ones, n))
     stats["ideal_classes"] = len(classes)
     return Result(total(terms) if terms else Fraction(0), stats=stats, parts=parts)
 
