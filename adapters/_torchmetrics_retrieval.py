@@ -111,6 +111,14 @@ def _rows(metric: str, options: Mapping, inputs: Mapping):
             if missing:
                 raise Skip(f"qrels[{q!r}][{missing[0]!r}] is relevant but not retrieved: torchmetrics sees only the "
                            "ranked rows, and its recall divides by their relevant ones")
+        if options.get("empty_target_action") in ("pos", "error"):
+            t = options["threshold"]
+            if not any(int(judged.get(d, 0)) >= t for d in ranking):
+                unretrieved = [d for d, g in judged.items() if int(g) >= t and d not in ranking]
+                if unretrieved:
+                    raise Skip(f"qrels[{q!r}][{unretrieved[0]!r}] is relevant but not retrieved: torchmetrics sees "
+                               "only the ranked rows, so it takes the query for one without a relevant document "
+                               f"(empty_target_action={options['empty_target_action']!r})")
         for d, s in ranking.items():
             g = int(judged.get(d, 0))
             preds.append(s)
@@ -141,15 +149,38 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
     return LibraryOutput(value=float(m.compute()))
 
 
-def _torch_order(metric: str, scores: list) -> list:
-    """The row order the library ranks one query's rows in: ``preds.topk(n, sorted=True)``
-    (AP, MRR, precision) or ``torch.argsort(preds, descending=True)`` (recall, R-precision,
-    hit rate), on the same float64 tensor."""
+def _torch_orders(metric: str, run: dict) -> dict:
+    """{query: the positions of its rows (in the run's order) in the order the library ranks
+    them}. retrieval/base.py compute first sorts the rows by query (``torch.sort(indexes)``,
+    not a stable sort: the rows of a query can come out permuted), then ranks each query's
+    rows by ``preds.topk(n, sorted=True)`` (AP, MRR, precision) or ``torch.argsort(preds,
+    descending=True)`` (recall, R-precision, hit rate), on float32 preds (``.float()`` in
+    ``_check_retrieval_inputs``)."""
     import torch
-    p = torch.tensor(scores, dtype=torch.float64)
-    if metric in ("average_precision", "reciprocal_rank", "precision_at_k"):
-        return p.topk(len(scores), sorted=True)[1].tolist()
-    return torch.argsort(p, descending=True).tolist()
+    queries = [q for q in run if run[q]]
+    scores, index = [], []
+    for qi, q in enumerate(queries):
+        for s in run[q].values():
+            scores.append(s)
+            index.append(qi)
+    if not scores:
+        return {}
+    idx, perm = torch.sort(torch.tensor(index, dtype=torch.long))
+    preds = torch.tensor(scores, dtype=torch.float64).float()[perm]
+    starts = [0]
+    for q in queries:
+        starts.append(starts[-1] + len(run[q]))
+    out = {}
+    for qi, q in enumerate(queries):
+        lo, hi = starts[qi], starts[qi + 1]
+        rows = perm[lo:hi].tolist()          # original row numbers, in the sorted order
+        p = preds[lo:hi]
+        if metric in ("average_precision", "reciprocal_rank", "precision_at_k"):
+            ranked = p.topk(hi - lo, sorted=True)[1].tolist()
+        else:
+            ranked = torch.argsort(p, descending=True).tolist()
+        out[q] = [rows[i] - lo for i in ranked]
+    return out
 
 
 def library_model(metric: str, settings: Mapping[str, str], inputs: Mapping, positive_only: bool):
@@ -161,16 +192,25 @@ def library_model(metric: str, settings: Mapping[str, str], inputs: Mapping, pos
     run = float_run(inputs)
     qrels = {q: dict(j) for q, j in inputs["qrels"].items()}
     ordered = {}
+    orders = _torch_orders(metric, run)
     for q, ranking in run.items():
         docs = list(ranking)
-        order = _torch_order(metric, [ranking[d] for d in docs])
+        order = orders.get(q, [])
         n = len(docs)
         # input order that torch's order reproduces: descending positions as strictly decreasing scores
         ordered[q] = {docs[i]: n - r for r, i in enumerate(order)}
         if positive_only and metric != "recall_at_k":
+            judged = qrels.get(q, {})
+            t = int(settings.get("threshold", "1"))
+            had = any(int(judged.get(d, 0)) >= t for d in docs)
             for d in docs:
-                if ranking[d] <= 0 and d in qrels.get(q, {}):
-                    qrels[q][d] = 0
+                if ranking[d] <= 0 and d in judged:
+                    judged[d] = 0
+            if had and not any(int(judged.get(d, 0)) >= t for d in docs):
+                # the library decides "no positive target" (empty_target_action) on the rows
+                # before masking them: the query is not empty for it, it scores 0; a relevant
+                # document no row holds keeps it so for the oracle without changing its value
+                judged["\x00masked"] = t
     if positive_only and metric == "recall_at_k":
         # relevant / target.sum(): the numerator drops the rows of score <= 0, the denominator keeps them
         return _recall_positive_only(settings, run, ordered, inputs["qrels"])
