@@ -136,3 +136,47 @@ def test_the_classification_models_predict_the_library():
     assert a.call("balanced_accuracy", a.options("balanced_accuracy", sb), b).value == pytest.approx(0.5, rel=2 ** -22)
     from oracle.registry import compute
     assert compute("balanced_accuracy", b).value == Fraction(3, 4)   # (1/2 + 1)/2 over the classes with samples
+
+
+_NO_REL = {"qrels": {"q1": {"a": 1}, "q2": {"b": 0}}, "run": {"q1": {"x": 2, "a": 1}, "q2": {"b": 1}}}
+
+
+def test_empty_target_actions_pos_and_error():
+    # By hand: q1 ranks its relevant a second (RR 1/2); q2 has no relevant row.
+    # 'pos' scores q2 1: (1/2 + 1)/2 = 3/4; 'neg' 0: 1/4; 'error' raises ValueError.
+    for rule, want in (("one", 0.75), ("zero", 0.25)):
+        opts = R.options("reciprocal_rank", {"k": "none", "no_relevant": rule})
+        assert R.call("reciprocal_rank", opts, _NO_REL).value == pytest.approx(want)
+    with pytest.raises(ValueError, match="no positive target"):
+        R.call("reciprocal_rank", R.options("reciprocal_rank", {"k": "none", "no_relevant": "error"}), _NO_REL)
+    # a relevant document the run does not hold: the library sees an empty query, the oracle does not
+    unretrieved = {"qrels": {"q1": {"a": 1}}, "run": {"q1": {"x": 2}}}
+    with pytest.raises(Skip, match="relevant but not retrieved"):
+        R.call("hit_rate", R.options("hit_rate", {"k": "none", "no_relevant": "one"}), unretrieved)
+
+
+def test_the_tie_order_model_sorts_rows_by_query_first():
+    # Seven rows tied in q1 and ten in q3: torch.sort(indexes) (not stable) permutes them
+    # before topk. The library gives 0.2222, which with one relevant row per query can only
+    # be (1/3 + 1/9)/2 = 2/9 (d7 3rd, p10 9th); the model must predict it. Without the index
+    # sort it ranked both 2nd: 1/2.
+    inputs = {"qrels": {"q1": {"d7": 1}, "q3": {"p10": 1}},
+              "run": {"q1": {f"d{i}": 3 for i in range(1, 8)}, "q3": {f"p{i:02d}": 3 for i in range(1, 11)}}}
+    settings = {"k": "none", "ties": "trec_eval", "ap_denominator": "retrieved-relevant", "threshold": "1",
+                "no_relevant": "zero", "missing": "zero", "duplicates": "error", "queries": "run",
+                "empty_judgments": "query"}
+    lib = R.call("average_precision", R.options("average_precision", settings), inputs).value
+    model = R.library_model("average_precision", settings, inputs, positive_only=False)
+    assert float(model) == pytest.approx(lib, rel=2 ** -20)
+    assert model == Fraction(2, 9)
+
+
+def test_negative_grades_enter_the_ideal_ranking():
+    # By hand (known failure torchmetrics-ndcg-0005): q2 = d1 (0), d2 (-1) tied: DCG
+    # (-1/2)(1 + 1/log2 3), ideal -1/log2 3: 1.2925; q1 0.7853; mean 1.0389.
+    inputs = {"qrels": {"q1": {"p03": 1, "p04": 1}, "q2": {"d2": -1}},
+              "run": {"q1": {"p01": 3, "p02": 3, "p03": 3, "p04": 3}, "q2": {"d1": 3, "d2": 3}}}
+    settings = {"k": "none", "no_relevant": "zero"}
+    lib = R.call("ndcg", R.options("ndcg", settings), inputs).value
+    assert lib == pytest.approx(1.0389, abs=1e-4)
+    assert R.negative_ideal_model("ndcg", settings, inputs) == pytest.approx(lib, rel=2 ** -20)

@@ -441,3 +441,18 @@ def test_duplicates_max_keeps_the_first_of_equal_highest_scores():
     # a strictly higher later score moves a to its own (later) position: b 1, a 2 -> a first by score
     inputs["run"]["q"] = [["a", 1], ["b", 3], ["a", 2]]
     assert compute("reciprocal_rank", inputs, {"duplicates": "max", "ties": "input-order"}).value == Fraction(1, 2)
+
+
+def test_no_relevant_one_and_error():
+    # By hand: q1 ranks its relevant a second; q2 has no relevant document.
+    # one: P@5 = (1/5 + 1)/2 = 3/5, RR = (1/2 + 1)/2 = 3/4; error: an InputError naming q2;
+    # dcg has no maximum to score q2 at: a ConventionError.
+    from fractions import Fraction
+    from oracle.conventions import ConventionError, InputError
+    inputs = {"qrels": {"q1": {"a": 1}, "q2": {"b": 0}}, "run": {"q1": {"x": 2, "a": 1}, "q2": {"b": 1}}}
+    assert compute("precision_at_k", inputs, {"no_relevant": "one"}).value == Fraction(3, 5)
+    assert compute("reciprocal_rank", inputs, {"no_relevant": "one"}).value == Fraction(3, 4)
+    with pytest.raises(InputError, match=r"qrels\['q2'\]"):
+        compute("reciprocal_rank", inputs, {"no_relevant": "error"})
+    with pytest.raises(ConventionError, match="no maximum|has none"):
+        compute("dcg", inputs, {"no_relevant": "one"})
