@@ -285,6 +285,10 @@ def select_queries(qrels: dict, run: dict, settings: dict, stats: dict, has_rele
                 raise InputError(f"qrels[{q!r}]: the query has no relevant document (no_relevant=error)",
                                  item="qrels")
             if rule == "one":
+                if q not in run and settings["missing"] == "skip":
+                    stats["missing"] += 1
+                    stats["skipped"] += 1
+                    continue
                 yield q, judged, SCORED_ONE
                 continue
         rk = run.get(q)
