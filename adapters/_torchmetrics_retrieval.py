@@ -113,12 +113,12 @@ def _rows(metric: str, options: Mapping, inputs: Mapping):
                            "ranked rows, and its recall divides by their relevant ones")
         if options.get("empty_target_action") in ("pos", "error"):
             t = options["threshold"]
-            if metric == "ndcg" and sum(int(judged.get(d, 0)) for d in ranking) == 0 \
-                    and any(int(judged.get(d, 0)) >= t for d in ranking):
+            retrieved_relevant = any(int(judged.get(d, 0)) >= t for d in ranking)
+            if metric == "ndcg" and retrieved_relevant and sum(int(judged.get(d, 0)) for d in ranking) == 0:
                 raise Skip(f"run[{q!r}]: the grades of its rows sum to 0 with a relevant one among them: torchmetrics "
                            "takes it for a query without a relevant document (known failure torchmetrics-ndcg-0001), "
                            f"which empty_target_action={options['empty_target_action']!r} then decides")
-            if not any(int(judged.get(d, 0)) >= t for d in ranking):
+            if not retrieved_relevant:
                 unretrieved = [d for d, g in judged.items() if int(g) >= t and d not in ranking]
                 if unretrieved:
                     raise Skip(f"qrels[{q!r}][{unretrieved[0]!r}] is relevant but not retrieved: torchmetrics sees "
@@ -170,7 +170,7 @@ def _torch_orders(metric: str, run: dict) -> dict:
             index.append(qi)
     if not scores:
         return {}
-    idx, perm = torch.sort(torch.tensor(index, dtype=torch.long))
+    _, perm = torch.sort(torch.tensor(index, dtype=torch.long))
     preds = torch.tensor(scores, dtype=torch.float64).float()[perm]
     starts = [0]
     for q in queries:
@@ -271,7 +271,7 @@ def negative_ideal_model(metric, settings, inputs):
         target = [int(qrels.get(q, {}).get(d, 0)) for d in docs]
         if sum(target) == 0:
             if rule in ("zero", "one"):
-                values.append(1.0 if rule == "one" else 0.0)
+                values.append(float(rule == "one"))
             continue
         n = len(docs)
         disc = [1 / math.log2(i + 2) if (k is None or i < k) else 0.0 for i in range(n)]

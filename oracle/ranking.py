@@ -64,7 +64,8 @@ The averaged queries (knob ``queries``): qrels (default), run, or both (the
 intersection). A query without relevant documents (R = 0; for dcg and ndcg:
 no judged document with a positive gain) is scored (0, as trec_eval) or left
 out (``no_relevant``; torchmetrics' empty_target_action also scores it 1, ``one``,
-or refuses it, ``error``); this is decided before ``missing``, which decides
+or refuses it, ``error``); this is decided before ``missing`` (except that
+under ``one`` a query absent from the run is still left out by missing=skip), which decides
 whether a query absent from the run scores 0 (trec_eval -c, default) or is
 left out (trec_eval without -c, pytrec_eval). A query present with an empty
 ranking retrieved nothing and scores 0 under both.
@@ -171,6 +172,7 @@ def select_queries(qrels: dict, run: dict, settings: dict, stats: dict, has_rele
     thr = int(settings["threshold"])
     for q in _query_set(qrels, run, settings["queries"]):
         judged = qrels.get(q, {})
+        one = False
         if not (has_relevant(judged) if has_relevant else any(g >= thr for g in judged.values())):
             stats["no_relevant"] += 1
             rule = settings["no_relevant"]
@@ -180,20 +182,14 @@ def select_queries(qrels: dict, run: dict, settings: dict, stats: dict, has_rele
             if rule == "error":
                 raise InputError(f"qrels[{q!r}]: the query has no relevant document (no_relevant=error)",
                                  item="qrels")
-            if rule == "one":
-                if q not in run and settings["missing"] == "skip":
-                    stats["missing"] += 1
-                    stats["skipped"] += 1
-                    continue
-                yield q, judged, SCORED_ONE
-                continue
+            one = rule == "one"
         rk = run.get(q)
         if rk is None:
             stats["missing"] += 1
             if settings["missing"] == "skip":
                 stats["skipped"] += 1
                 continue
-        yield q, judged, rk
+        yield q, judged, SCORED_ONE if one else rk
 
 
 def _evaluate(inputs, settings: dict, with_gains: bool):
