@@ -31,10 +31,15 @@ def levenshtein_dp(a, b) -> int:
 
 
 
+BANDED_TOKENS = 10_000   # measured: the banded columns pay from about 5,000 tokens at 10% edits
+
+
 def levenshtein(a, b) -> int:
     """Levenshtein distance, bit-parallel (Myers 1999; Hyyrö 2003 formulation as in
     rapidfuzz): one column of vertical deltas packed in a Python int, updated per
-    token of ``b``; the common prefix and suffix are removed first."""
+    token of ``b``; the common prefix and suffix are removed first. Pairs whose
+    shorter side has BANDED_TOKENS tokens or more take the banded columns of
+    ``oracle.alignment_bits`` (vectors as wide as the band, not as the sequence)."""
     if a == b:
         return 0
     p, s = _common_affix(a, b)
@@ -46,6 +51,9 @@ def levenshtein(a, b) -> int:
     n = len(a)
     if not b:
         return n
+    if len(b) >= BANDED_TOKENS:
+        from .alignment_bits import banded_distance
+        return banded_distance(a, b)
     peq: dict = {}
     bit = 1
     for t in a:
@@ -80,11 +88,27 @@ def _band_cells(n: int, m: int, d: int) -> int:
     return (n + 1) * ((delta + d) // 2 + (d - delta) // 2 + 1)
 
 
-def make_band(a, b, d: int):
-    """The admissible-set DP of ``a`` with ``b`` (distance ``d``): ``Band`` for small
-    pairs, ``alignment_walks.LinearBand`` (linear memory) past LINEAR_CELLS cells."""
-    if _band_cells(len(a), len(b), d) <= LINEAR_CELLS:
+def make_band(a, b, d: int | None = None):
+    """The admissible-set DP of ``a`` with ``b`` (distance ``d``; computed when None,
+    and then read off the band itself for long pairs): ``Band`` for small pairs; past
+    LINEAR_CELLS cells, ``alignment_bits.PrunedBand`` (the cells of minimum-cost paths
+    only), or ``alignment_walks.LinearBand`` (sweeps of the whole band in linear
+    memory) when those cells are too many (highly repetitive pairs). Each has ``d``."""
+    upper = d
+    if d is None:
+        if min(len(a), len(b)) >= BANDED_TOKENS:
+            from .alignment_bits import upper_bound
+            upper = upper_bound(a, b)[0]
+        else:
+            d = upper = levenshtein(a, b)
+    if d is not None and _band_cells(len(a), len(b), d) <= LINEAR_CELLS:
         return Band(a, b, d)
+    if a and b:
+        from .alignment_bits import PrunedBand
+        band = PrunedBand(a, b, upper)
+        if band.solve():
+            return band
+        d = band.d
     from .alignment_walks import LinearBand
     return LinearBand(a, b, d)
 

@@ -395,8 +395,8 @@ def _rate_metric(metric: str, level: str):
         rules = RULES if tie == "any" else (tie,)
         dists, iset_list, aligns = [], [], {r: [] for r in rules}
         for r, h in zip(ref_t, hyp_t):
-            d = levenshtein(r, h)
-            band = make_band(r, h, d) if (tie != "sclite") else None
+            band = make_band(r, h) if tie != "sclite" else None
+            d = band.d if band is not None else levenshtein(r, h)
             dists.append(d)
             if band is not None and tie == "any":   # the admissible set: tie=any only
                 iset_list.append(band.insertion_set())

@@ -1,0 +1,377 @@
+"""Long alignments by banded bit-parallel columns: the Levenshtein distance and the
+admissible insertion counts of pairs of thousands of tokens, in time about
+n * d / 64 word operations plus the cells of the minimum-cost paths.
+
+- ``BandedColumns``: Myers' (1999) bit-vector column update, in Hyyrö's (2003)
+  formulation, over a window of the rows of the band of diagonals
+  kmin <= k = j - i <= kmax, the window sliding one row down per column. A cell just
+  outside the band is given the value of its in-band neighbour plus 1 (a vertical
+  delta +1 for the row entering at the bottom, a horizontal delta +1 entering at the
+  top): a move from it costs at least 2 and never beats the diagonal move of the same
+  neighbour, so the window holds exactly the DP restricted to the band (cells outside
+  it infinite), which is the DP itself on every cell of a path inside the band
+  (Ukkonen 1985). The columns at a few checkpoints are kept as bit vectors.
+- ``banded_distance``: the distance with Ukkonen's certificate: a band holding every
+  diagonal with |k| + |(m - n) - k| <= t and a banded value <= t is exact (any path
+  leaving the band costs more than t). A narrow band gives an upper bound first.
+- ``PrunedBand``: the admissible insertion counts and the unit-cost tie rules'
+  alignments. The cells of minimum-cost paths are those with F + G = d (F of the
+  prefixes, G of the suffixes; Hirschberg 1975); G comes from one banded sweep of
+  the reversed pair, kept at checkpoint columns. A DP from column 0 carries F and
+  the insertion-count sets, keeping only the cells with F + lb <= d, lb a lower bound
+  on G read from the next checkpoint column; every cell of a minimum-cost path passes
+  that test, so the DP is exact on them. When it would visit too many cells (highly
+  repetitive pairs, where most of the band ties) ``solve`` says so and the caller
+  sweeps the band instead (``oracle.alignment_walks.LinearBand``).
+
+Memory: the band's width in bits per kept column, and the cells the DP keeps (a few
+per column on natural text) with their sets."""
+from __future__ import annotations
+
+from array import array
+from functools import reduce
+from operator import or_
+
+import numpy as np
+
+INF = 1 << 60
+
+
+class BandedColumns:
+    """The banded DP of a (rows 1..n) against b (columns 0..m), diagonals in
+    [kmin, kmax] (kmin < 0 < kmax required), column by column as bit vectors.
+
+    Column j covers rows lo(j) = max(1, j - kmax) .. j - kmin (rows past n are padding
+    that never matches and never feeds rows <= n); ``top`` is the value at row lo(j)."""
+
+    def __init__(self, a, b, kmin: int, kmax: int, codes=None):
+        if not (kmin < 0 < kmax) or not a or not b or len(b) - len(a) > kmax or len(b) - len(a) < kmin:
+            raise ValueError("the band must hold the diagonals -1, 0, 1 and m - n, of two non-empty sequences")
+        self.a, self.b = a, b
+        self.n, self.m = len(a), len(b)
+        self.kmin, self.kmax = kmin, kmax
+        width = kmax - kmin + 1
+        self.block = block = 1 << max(12, (width - 1).bit_length())
+        peq: dict = {}                    # (token, row block) -> bits of the rows of a equal to it
+        for blk in range(0, self.n, block):
+            bit = 1
+            for t in a[blk:blk + block]:
+                key = (t, blk)
+                peq[key] = peq.get(key, 0) | bit
+                bit <<= 1
+        self.peq = peq
+
+    def lo(self, j: int) -> int:
+        return max(1, j - self.kmax)
+
+    def run(self, keep=()):
+        """Sweep every column; return (D(n, m), {j: (top, vp, vn)} for j in ``keep``)."""
+        kmin, kmax, m = self.kmin, self.kmax, self.m
+        keep = set(keep)
+        width = -kmin
+        mask = (1 << width) - 1
+        vp, vn, top = mask, 0, 1          # column 0: D(i, 0) = i, every vertical delta +1
+        kept = {}
+        if 0 in keep:
+            kept[0] = (top, vp, vn)
+        get = self.peq.get
+        b = self.b
+        block = self.block
+        slide_from = kmax + 2             # the first column whose window top is row 2
+        for j in range(1, m + 1):
+            lo = j - kmax if j >= slide_from else 1
+            if j >= slide_from:           # the window moves one row down
+                top += 1 if vp & 2 else (-1 if vn & 2 else 0)
+                vp >>= 1
+                vn >>= 1
+            else:                         # the window grows by one row at the bottom
+                width += 1
+                mask = (mask << 1) | 1
+            vp |= 1 << (width - 1)        # the row entering at the bottom: delta +1
+            y = b[j - 1]
+            off = (lo - 1) % block        # the window's rows lo .. lo + width - 1 span two blocks
+            first = lo - 1 - off
+            eq = ((get((y, first), 0) >> off) | (get((y, first + block), 0) << (block - off))) & mask
+            xv = eq | vn
+            xh = (((eq & vp) + vp) ^ vp) | eq
+            hp = (vn | ~(xh | vp)) & mask
+            hn = vp & xh
+            top += 1 if hp & 1 else (-1 if hn & 1 else 0)
+            hp = (hp << 1) | 1
+            hn <<= 1
+            vp = (hn | ~(xv | hp)) & mask
+            vn = hp & xv
+            if j in keep:
+                kept[j] = (top, vp, vn)
+        r = self.n - self.lo(m)
+        sel = (1 << (r + 1)) - 2          # the vertical deltas of rows lo + 1 .. n
+        return top + (vp & sel).bit_count() - (vn & sel).bit_count(), kept
+
+    def column(self, j: int, state) -> tuple[int, np.ndarray]:
+        """(first row, values) of column j from its kept state: the rows lo(j) ..
+        min(n, j - kmin), and row 0 (value j) first when j <= kmax."""
+        top, vp, vn = state
+        lo = self.lo(j)
+        hi = min(self.n, j - self.kmin)
+        count = hi - lo + 1
+        nbytes = (count + 7) // 8
+        sel = (1 << count) - 1
+        up = np.unpackbits(np.frombuffer((vp & sel).to_bytes(nbytes, "little"), np.uint8),
+                           bitorder="little")[:count].astype(np.int64)
+        dn = np.unpackbits(np.frombuffer((vn & sel).to_bytes(nbytes, "little"), np.uint8),
+                           bitorder="little")[:count].astype(np.int64)
+        delta = up - dn
+        delta[0] = 0
+        vals = top + np.cumsum(delta)
+        if j <= self.kmax:                # row 0 is in the band
+            return 0, np.concatenate([[j], vals])
+        return lo, vals
+
+
+def band_of(n: int, m: int, t: int) -> tuple[int, int]:
+    """(kmin, kmax): the diagonals k with |k| + |(m - n) - k| <= t, widened to hold -1..1."""
+    delta = m - n
+    return min(-1, -((t - delta) // 2)), max(1, (delta + t) // 2)
+
+
+def upper_bound(a, b) -> tuple[int, bool]:
+    """(U, exact): the cost U of the best alignment inside a band of about 1,000
+    diagonals around 0..m - n (an upper bound on the distance), and whether that band
+    holds the band of U, which makes U the distance (Ukkonen's certificate)."""
+    n, m = len(a), len(b)
+    delta = m - n
+    kmin, kmax = min(-1, min(0, delta) - 500), max(1, max(0, delta) + 500)
+    u, _ = BandedColumns(a, b, kmin, kmax).run()
+    k2 = band_of(n, m, u)
+    return u, k2[0] >= kmin and k2[1] <= kmax
+
+
+def banded_distance(a, b) -> int:
+    """The Levenshtein distance by banded columns: ``upper_bound`` U, then the band of
+    U, in which every path of cost <= U lies (Ukkonen's certificate)."""
+    n, m = len(a), len(b)
+    if not n or not m:
+        return n + m
+    delta = m - n
+    u, exact = upper_bound(a, b)
+    if exact:
+        return u
+    d, _ = BandedColumns(a, b, *band_of(n, m, u)).run()
+    if not abs(delta) <= d <= u:
+        raise AssertionError(f"banded distance {d} outside [{abs(delta)}, {u}]")
+    return d
+
+
+def _reversed_band(n: int, m: int, kmin: int, kmax: int) -> tuple[int, int]:
+    """The band of the reversed pair: cell (i, j) is (n - i, m - j) there, diagonal
+    k is (m - n) - k."""
+    return (m - n) - kmax, (m - n) - kmin
+
+
+class PrunedBand:
+    """The admissible-set DP of a long pair over the cells that can lie on a
+    minimum-cost path, with d and the columns of G at checkpoints from one banded
+    sweep of the reversed pair (``solve``); ``insertion_set`` and, when the cells were
+    stored, ``walk`` answer what ``oracle.alignment.Band`` answers.
+
+    S(i, j) = S(i-1, j-1) [diagonal, when optimal] | S(i-1, j) [deletion] |
+    S(i, j-1) << 1 [insertion], over the cells kept: dp(i, j) + lb <= d, where lb,
+    over the diagonal k = j - i, is G(J - k, J) at the next checkpoint column J (G is
+    1-Lipschitz along a column, so this is min_s G(s, J) + |k - (J - s)|, a lower
+    bound on G(i, j)); at each checkpoint column only the cells with dp + G = d are
+    kept. dp >= F everywhere and dp = F on every cell of a minimum-cost path (each
+    of its predecessors on the path is kept, by induction), so those cells, and
+    their sets, are exact. The walks test only optimal predecessors of such cells,
+    which are such cells themselves; a cell not kept reads as infinite."""
+
+    def __init__(self, a, b, upper: int, spacing: int = 64, budget: int = 12, store: bool = True):
+        self.a, self.b = a, b
+        self.spacing, self.budget, self.store = spacing, budget, store
+        n, m = len(a), len(b)
+        kmin, kmax = band_of(n, m, upper)
+        self.kmin, self.kmax = min(kmin, m - n - 1), max(kmax, m - n + 1)   # the reversed band holds -1..1 too
+        self.d = None
+        self.iset = None
+        self.columns: list = []
+
+    def solve(self) -> bool:
+        """Run the sweep and the DP; False when the DP would visit more than
+        ``budget`` * (n + m) cells (the caller then sweeps the band instead)."""
+        a, b = self.a, self.b
+        n, m = len(a), len(b)
+        kmin, kmax = self.kmin, self.kmax
+        marks = list(range(0, m, self.spacing)) + [m]
+        rev = BandedColumns(a[::-1], b[::-1], *_reversed_band(n, m, kmin, kmax))
+        d, rkept = rev.run([m - j for j in marks])
+        self.d = d
+        limit = self.budget * (n + m)
+        visited = 0
+        width = kmax - kmin + 1
+        store = self.columns if self.store else None
+        cur_lo, cur_c, cur_s = 0, [], []
+        for mi, J in enumerate(marks):
+            g0r, gvr = rev.column(m - J, rkept[m - J])
+            gv = gvr[::-1]                    # reversed row n - i' ascends as i descends
+            g0 = n - (g0r + len(gvr) - 1)
+            if mi == 0:                       # column 0: F(i, 0) = i, no insertion
+                f = np.arange(g0, g0 + len(gv))
+                rows = (np.flatnonzero(f + gv == d) + g0).tolist()
+                cur_lo = rows[0]
+                cur_c = [INF] * (rows[-1] - rows[0] + 1)
+                cur_s = [0] * len(cur_c)
+                for r in rows:
+                    cur_c[r - cur_lo] = r
+                    cur_s[r - cur_lo] = 1
+                if store is not None:
+                    store.append(self._packed(cur_lo, cur_c, cur_s))
+                continue
+            # lb[t], t = k - kmin: G(J - k, J), extended past the column's rows by slope 1
+            t = J - (g0 + np.arange(len(gv))) - kmin
+            ok = (t >= 0) & (t < width)
+            lbk = np.full(width, INF, np.int64)
+            lbk[t[ok]] = gv[ok]
+            full = _lipschitz_fill(lbk)
+            # the segment's cells lie at rows >= cur_lo, so t <= J - kmin - cur_lo; the
+            # list covers the diagonals down to a margin below the current cells, the
+            # array the rest (rarely read)
+            t1 = min(width, J - kmin - cur_lo + 1)
+            t0 = max(0, marks[mi - 1] + 1 - kmin - (cur_lo + len(cur_c)) - 2 * self.spacing)
+            lb = (full[t0:t1].tolist(), t0, t1, full)
+            for j in range(marks[mi - 1] + 1, J + 1):
+                cur_lo, cur_c, cur_s, seen = _column(a, b[j - 1], n, d, j - kmin, width, lb, cur_lo, cur_c, cur_s)
+                visited += seen
+                if j == J:                    # a checkpoint: the cells with dp + G = d only
+                    cur_lo, cur_c, cur_s = _tight_only(cur_lo, cur_c, cur_s, g0, gv, d)
+                if store is not None:
+                    store.append(self._packed(cur_lo, cur_c, cur_s))
+            if visited > limit:
+                self.columns = []
+                return False
+        self.iset = cur_s[n - cur_lo]
+        return True
+
+    @staticmethod
+    def _packed(lo: int, c: list, s: list):
+        """One column as the walks read it: (first row, F, base, the sets shifted
+        down by base), base the least insertion count in the column."""
+        every = reduce(or_, s)
+        base = (every & -every).bit_length() - 1
+        return lo, array("q", c), base, [x >> base for x in s]
+
+    def insertion_set(self) -> int:
+        return self.iset
+
+    def walk(self, rule: str) -> list[tuple]:
+        """The alignment a unit-cost tie rule picks (``oracle.alignment_rules``,
+        ``oracle.alignment_walks``), over the stored cells."""
+        from .alignment_rules import diagonal_first, finish, rapidfuzz
+        from .alignment_walks import _walk
+        view = _Cells(self.columns, greatest=(rule == "prefer-deletion-insertion"))
+        if rule == "diagonal-first":
+            return finish(diagonal_first(self.a, self.b, view.f))
+        if rule == "rapidfuzz":
+            return finish(rapidfuzz(self.a, self.b, view.f))
+        return finish(_walk(self.a, self.b, view, rule))
+
+
+class _Cells:
+    """The stored columns read as the walks of ``oracle.alignment_walks`` read rows:
+    f(i, j), ins(i, j) (the least, or greatest, insertion count of the cell); ``lo``
+    -1: every row is there."""
+
+    lo = -1
+
+    def __init__(self, columns: list, greatest: bool):
+        self.columns = columns
+        self.greatest = greatest
+
+    def f(self, i: int, j: int) -> int:
+        if j < 0:
+            return INF
+        lo, c = self.columns[j][0], self.columns[j][1]
+        t = i - lo
+        return c[t] if 0 <= t < len(c) else INF
+
+    def ins(self, i: int, j: int) -> int:
+        lo, _, base, sets = self.columns[j]
+        x = sets[i - lo]
+        return base + (x.bit_length() - 1 if self.greatest else (x & -x).bit_length() - 1)
+
+
+def _column(a, y, n: int, d: int, base: int, width: int, lb, p_lo: int, pc: list, ps: list):
+    """Column j of the pruned DP from column j - 1 (rows p_lo .. of ``pc``, ``ps``):
+    (first row, costs, sets, cells visited); base is j - kmin; lb is (a list of the
+    bound over t0 <= t < t1, t0, t1, the whole array)."""
+    part, t0, t1, full = lb
+    nc: list = []
+    ns: list = []
+    lo_r = None
+    npc = len(pc)
+    p_hi = p_lo + npc - 1
+    r = p_lo
+    while r <= n:
+        c = INF
+        st = 0
+        q = r - 1 - p_lo
+        if q >= 0 and q < npc and r >= 1:
+            v = pc[q]
+            if v < INF:
+                c = v + (a[r - 1] != y)
+                st = ps[q]
+        q += 1
+        if q < npc:
+            v = pc[q] + 1
+            if v < c:
+                c, st = v, ps[q] << 1
+            elif v == c and v < INF:
+                st |= ps[q] << 1
+        if nc:
+            v = nc[-1] + 1
+            if v < c:
+                c, st = v, ns[-1]
+            elif v == c and v < INF:
+                st |= ns[-1]
+        t = base - r
+        if c < INF and (t >= width or t < 0 or c + (part[t - t0] if t0 <= t < t1 else int(full[t])) > d):
+            c, st = INF, 0
+        if c < INF:
+            if lo_r is None:
+                lo_r = r
+            nc.append(c)
+            ns.append(st)
+        elif lo_r is not None:
+            if r > p_hi:
+                break
+            nc.append(INF)
+            ns.append(0)
+        elif r > p_hi:
+            break
+        r += 1
+    if lo_r is None:
+        raise AssertionError("a column holds no cell of a minimum-cost path")
+    while nc[-1] >= INF:
+        nc.pop()
+        ns.pop()
+    return lo_r, nc, ns, r - p_lo
+
+
+def _tight_only(lo: int, c: list, s: list, g0: int, gv: np.ndarray, d: int):
+    """The cells of a checkpoint column with dp + G = d (G's rows start at g0)."""
+    rows = [lo + t for t, v in enumerate(c) if v < INF and 0 <= lo + t - g0 < len(gv) and v + int(gv[lo + t - g0]) == d]
+    if not rows:
+        raise AssertionError("a checkpoint column holds no cell of a minimum-cost path")
+    first = rows[0]
+    kc = [INF] * (rows[-1] - first + 1)
+    ks = [0] * len(kc)
+    for r in rows:
+        kc[r - first] = c[r - lo]
+        ks[r - first] = s[r - lo]
+    return first, kc, ks
+
+
+def _lipschitz_fill(x: np.ndarray) -> np.ndarray:
+    """min_t' x[t'] + |t - t'|: the cells left INF take the nearest value plus the distance."""
+    t = np.arange(len(x), dtype=np.int64)
+    left = np.minimum.accumulate(x - t) + t
+    right = (np.minimum.accumulate((x + t)[::-1]))[::-1] - t
+    return np.minimum(left, right)

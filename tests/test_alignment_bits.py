@@ -1,0 +1,115 @@
+"""Banded bit-parallel columns and the pruned admissible-set DP (oracle.alignment_bits)
+against independent formulations: the plain Wagner-Fischer DP restricted to the band
+(cell by cell), brute-force enumeration of every alignment, and the full banded DP
+with its back-pointer walks (oracle.alignment.Band, backtrace)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oracle import alignment as A
+from oracle import alignment_bits as B
+from oracle import alignment_walks as W
+
+from tests.test_oracle_error_rates import brute_force
+
+RULES = ("diagonal-first", "rapidfuzz", "prefer-substitution", "prefer-deletion-insertion")
+tokens = st.lists(st.sampled_from("abcd"), min_size=1, max_size=6)
+# skewed vocabulary: long runs of ties between the tie rules
+skewed = st.lists(st.sampled_from("aaaabbbcd"), min_size=1, max_size=40)
+
+
+def _restricted_dp(a, b, kmin, kmax):
+    """D(i, j) of the DP with every cell outside kmin <= j - i <= kmax infinite."""
+    n, m = len(a), len(b)
+    inf = float("inf")
+    D = [[inf] * (m + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if not kmin <= j - i <= kmax:
+                continue
+            if i == 0 or j == 0:
+                D[i][j] = i + j
+                continue
+            D[i][j] = min(D[i - 1][j - 1] + (a[i - 1] != b[j - 1]), D[i - 1][j] + 1, D[i][j - 1] + 1)
+    return D
+
+
+@given(skewed, skewed, st.integers(0, 6))
+def test_banded_columns_hold_the_band_restricted_dp(a, b, slack):
+    d = A.levenshtein_dp(a, b)
+    kmin, kmax = B.band_of(len(a), len(b), d + slack)
+    cols = B.BandedColumns(a, b, kmin, kmax)
+    got, kept = cols.run(range(len(b) + 1))
+    assert got == d                                   # the band holds every optimal path
+    D = _restricted_dp(a, b, kmin, kmax)
+    for j in range(len(b) + 1):
+        lo, vals = cols.column(j, kept[j])
+        assert vals.tolist() == [D[lo + r][j] for r in range(len(vals))]
+
+
+def test_a_band_too_narrow_gives_an_upper_bound():
+    # a = a..j p q r, b = p q r a..j: d = 6 (insert p q r, delete p q r), a path along
+    # diagonal 3; the band -1..1 holds no such path, so its value is a larger upper bound
+    a, b = list("abcdefghij") + ["p", "q", "r"], ["p", "q", "r"] + list("abcdefghij")
+    d = A.levenshtein_dp(a, b)
+    assert d == 6
+    got, _ = B.BandedColumns(a, b, -1, 1).run()
+    assert got > d
+    assert B.banded_distance(a, b) == d
+
+
+@given(tokens, tokens)
+def test_pruned_sets_equal_brute_force(a, b):
+    d, found = brute_force(a, b)
+    band = B.PrunedBand(a, b, d, spacing=2, budget=1 << 30)
+    assert band.solve() and band.d == d
+    got = {A.counts_from_insertions(d, len(a), len(b), k) for k in A._bits(band.insertion_set())}
+    assert got == found
+
+
+@pytest.mark.parametrize("spacing", [1, 3, 64])
+@given(a=skewed, b=skewed, slack=st.integers(0, 5))
+def test_pruned_band_agrees_with_the_full_band(spacing, a, b, slack):
+    d = A.levenshtein_dp(a, b)
+    full = A.Band(a, b, d)
+    band = B.PrunedBand(a, b, d + slack, spacing=spacing, budget=1 << 30)  # any upper bound will do
+    assert band.solve() and band.d == d
+    assert band.insertion_set() == full.insertion_set()
+    for rule in RULES:
+        assert band.walk(rule) == A.backtrace(full, rule), rule
+
+
+def test_long_natural_pairs_take_the_pruned_band_and_repetitive_ones_the_sweep():
+    r = random.Random(3)
+    words = ["w%d" % k for k in range(300)]
+    weights = [1 / (k + 1) for k in range(300)]        # Zipf vocabulary
+    a = r.choices(words, weights, k=3000)
+    b = [t if r.random() > 0.1 else r.choice(words) for t in a if r.random() > 0.03]
+    band = A.make_band(a, b)
+    assert isinstance(band, B.PrunedBand) and band.d == A.levenshtein(a, b)
+    linear = W.LinearBand(a, b, band.d)
+    assert band.insertion_set() == linear.insertion_set()
+    for rule in RULES:
+        assert band.walk(rule) == linear.walk(rule), rule
+    # "a" x 600 against "a" x 1,200: every cell of the band ties; the pruned DP gives up
+    rep = A.make_band(["a"] * 600, ["a"] * 1200)
+    assert isinstance(rep, W.LinearBand) and rep.d == 600
+
+
+def test_the_budget_is_reported_not_exceeded():
+    a, b = ["a"] * 400, ["a"] * 800
+    band = B.PrunedBand(a, b, 400, budget=2)
+    assert band.solve() is False and band.d == 400 and band.columns == []
+
+
+def test_a_100000_token_pair_by_a_unit_rule_within_500_mb():
+    # the size test of issue 16 on the pruned path (tie=any, which adds sclite's weighted
+    # sweep, runs in the nightly profile: tests/test_alignment_linear.py)
+    from tests.test_alignment_linear import _measure
+    got = _measure(100_000, 0.1, "rapidfuzz")
+    assert got["sets"] == 1
+    assert got["peak_kb"] < 500 * 1024
