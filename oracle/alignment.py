@@ -216,18 +216,25 @@ def backtrace(band: Band, rule: str) -> list[tuple]:
 SCLITE_INS, SCLITE_DEL, SCLITE_SUB = 3, 3, 4
 
 
-def sclite_alignment(a, b, d: int | None = None) -> list[tuple]:
+def sclite_alignment(a, b, d: int | None = None, unit=None) -> list[tuple]:
     """sclite's alignment: minimum of 4S + 3(D + I) (correct 0), each cell keeping one
     back pointer: the diagonal if it costs no more than the deletion and the
     insertion, else the deletion if strictly cheaper than the insertion, else the
     insertion (SCTK net_dp.c calculate_internal_cells); followed back from the end.
     The DP runs in the band |k| + |(m - n) - k| <= floor(4d/3): 3 per step off the
-    diagonal and a weighted optimum of at most 4d keep every optimal path inside."""
+    diagonal and a weighted optimum of at most 4d keep every optimal path inside.
+    Long pairs go to ``oracle.alignment_weighted`` (the cells that can lie on a
+    minimum-weight path) or, when those are too many, ``oracle.alignment_walks``."""
     n, m = len(a), len(b)
     if d is None:
         d = levenshtein(a, b)
     w = (4 * d) // 3
     if _band_cells(n, m, w) > LINEAR_CELLS:
+        if a and b:
+            from .alignment_weighted import sclite_pruned
+            ops = sclite_pruned(a, b, d, unit=unit)
+            if ops is not None:
+                return ops
         from .alignment_walks import sclite_walk
         return sclite_walk(a, b, d, SCLITE_SUB, SCLITE_DEL, SCLITE_INS)
     delta = m - n
@@ -323,7 +330,7 @@ def alignment(a, b, rule: str, d: int | None = None, band: Band | None = None) -
     if d is None:
         d = levenshtein(a, b)
     if rule == "sclite":
-        return sclite_alignment(a, b, d)
+        return sclite_alignment(a, b, d, getattr(band, "unit", None))
     band = band or make_band(a, b, d)
     if hasattr(band, "walk"):
         return band.walk(rule)

@@ -190,7 +190,9 @@ class PrunedBand:
         n, m = len(a), len(b)
         kmin, kmax = band_of(n, m, upper)
         self.kmin, self.kmax = min(kmin, m - n - 1), max(kmax, m - n + 1)   # the reversed band holds -1..1 too
+        self.upper = upper
         self.d = None
+        self.unit = None
         self.iset = None
         self.columns: list = []
 
@@ -204,6 +206,7 @@ class PrunedBand:
         rev = BandedColumns(a[::-1], b[::-1], *_reversed_band(n, m, kmin, kmax))
         d, rkept = rev.run([m - j for j in marks])
         self.d = d
+        self.unit = (rev, rkept, self.upper, kmin, kmax, self.spacing)   # reused by sclite's bound
         limit = self.budget * (n + m)
         visited = 0
         width = kmax - kmin + 1

@@ -113,3 +113,57 @@ def test_a_100000_token_pair_by_a_unit_rule_within_500_mb():
     got = _measure(100_000, 0.1, "rapidfuzz")
     assert got["sets"] == 1
     assert got["peak_kb"] < 500 * 1024
+
+
+def _lcs_restricted(a, b, kmin, kmax):
+    """L(i, j) of the LCS DP with every cell outside kmin <= j - i <= kmax at minus infinity."""
+    n, m = len(a), len(b)
+    neg = float("-inf")
+    L = [[neg] * (m + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if not kmin <= j - i <= kmax:
+                continue
+            if i == 0 or j == 0:
+                L[i][j] = 0
+                continue
+            L[i][j] = max(L[i - 1][j], L[i][j - 1], L[i - 1][j - 1] + (a[i - 1] == b[j - 1]))
+    return L
+
+
+@given(skewed, skewed, st.integers(0, 30))
+def test_banded_lcs_holds_the_band_restricted_lcs(a, b, t):
+    from oracle.alignment_weighted import BandedLCS
+    kmin, kmax = B.band_of(len(a), len(b), abs(len(b) - len(a)) + t)
+    cols = BandedLCS(a, b, kmin, kmax)
+    got, kept = cols.run(range(len(b) + 1))
+    L = _lcs_restricted(a, b, kmin, kmax)
+    assert got == L[len(a)][len(b)]
+    for j in range(len(b) + 1):
+        lo, vals = cols.column(j, kept[j])
+        assert vals.tolist() == [L[lo + r][j] for r in range(len(vals))]
+
+
+@pytest.mark.parametrize("spacing", [1, 3, 64])
+@given(a=skewed, b=skewed, lcs_slack=st.sampled_from([0.0, 0.5]))
+def test_pruned_sclite_walk_is_the_full_band_walk(spacing, a, b, lcs_slack):
+    from oracle.alignment_weighted import sclite_pruned
+    d = A.levenshtein_dp(a, b)
+    saved = A.LINEAR_CELLS
+    A.LINEAR_CELLS = 1 << 62
+    try:
+        want = A.sclite_alignment(a, b, d)
+    finally:
+        A.LINEAR_CELLS = saved
+    assert sclite_pruned(a, b, d, spacing=spacing, budget=1 << 30, lcs_slack=lcs_slack) == want
+    band = B.PrunedBand(a, b, d + 2, spacing=spacing, budget=1 << 30)   # its reversed sweep, reused
+    assert band.solve()
+    assert sclite_pruned(a, b, d, spacing=spacing, budget=1 << 30, unit=band.unit) == want
+
+
+@given(tokens, tokens)
+def test_pruned_sclite_walk_has_the_least_weight(a, b):
+    from oracle.alignment_weighted import sclite_pruned
+    best, _ = brute_force(a, b, (A.SCLITE_SUB, A.SCLITE_DEL, A.SCLITE_INS))
+    h, s, dl, i = A.counts_of(sclite_pruned(a, b, A.levenshtein_dp(a, b), spacing=2, budget=1 << 30))
+    assert 4 * s + 3 * (dl + i) == best
