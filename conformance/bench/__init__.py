@@ -14,6 +14,7 @@ import sys
 import time
 
 from conformance.bench.captions import _cider_workloads, coco_like
+from conformance.bench.long_text import long_workloads
 from conformance.bench.labelling import _labelling_workloads, conll2003_like, flickr30k_like, imagenet_like
 from conformance.bench.ranking import _audit_workloads, _ranking_workloads
 from conformance.bench.text import _bleu_workloads, _wer_workloads, librispeech_like, newstest_like
@@ -68,7 +69,7 @@ def _suite_times(repeat: int, chosen) -> list[dict]:
 
 
 def workloads() -> list[Workload]:
-    return (_bleu_workloads() + _wer_workloads() + _cider_workloads() + _audit_workloads()
+    return (_bleu_workloads() + _wer_workloads() + long_workloads() + _cider_workloads() + _audit_workloads()
             + _ranking_workloads() + _labelling_workloads())
 
 
