@@ -88,12 +88,14 @@ def _band_cells(n: int, m: int, d: int) -> int:
     return (n + 1) * ((delta + d) // 2 + (d - delta) // 2 + 1)
 
 
-def make_band(a, b, d: int | None = None):
+def make_band(a, b, d: int | None = None, rules=None):
     """The admissible-set DP of ``a`` with ``b`` (distance ``d``; computed when None,
     and then read off the band itself for long pairs): ``Band`` for small pairs; past
     LINEAR_CELLS cells, ``alignment_bits.PrunedBand`` (the cells of minimum-cost paths
     only), or ``alignment_walks.LinearBand`` (sweeps of the whole band in linear
-    memory) when those cells are too many (highly repetitive pairs). Each has ``d``."""
+    memory) when those cells are too many (highly repetitive pairs). Each has ``d``.
+    ``rules``: the tie rules whose walks will be asked (None: any), which decides what
+    a PrunedBand keeps."""
     upper = d
     if d is None:
         if min(len(a), len(b)) >= BANDED_TOKENS:
@@ -105,7 +107,9 @@ def make_band(a, b, d: int | None = None):
         return Band(a, b, d)
     if a and b:
         from .alignment_bits import PrunedBand
-        band = PrunedBand(a, b, upper)
+        prefer = rules is None or any(r.startswith("prefer-") for r in rules)
+        unit = rules is None or any(r in ("diagonal-first", "rapidfuzz") for r in rules)
+        band = PrunedBand(a, b, upper, store="sets" if prefer else ("costs" if unit else None))
         if band.solve():
             return band
         d = band.d
@@ -216,7 +220,7 @@ def backtrace(band: Band, rule: str) -> list[tuple]:
 SCLITE_INS, SCLITE_DEL, SCLITE_SUB = 3, 3, 4
 
 
-def sclite_alignment(a, b, d: int | None = None, unit=None) -> list[tuple]:
+def sclite_alignment(a, b, d: int | None = None, unit=None, indel_upper: int | None = None) -> list[tuple]:
     """sclite's alignment: minimum of 4S + 3(D + I) (correct 0), each cell keeping one
     back pointer: the diagonal if it costs no more than the deletion and the
     insertion, else the deletion if strictly cheaper than the insertion, else the
@@ -232,7 +236,7 @@ def sclite_alignment(a, b, d: int | None = None, unit=None) -> list[tuple]:
     if _band_cells(n, m, w) > LINEAR_CELLS:
         if a and b:
             from .alignment_weighted import sclite_pruned
-            ops = sclite_pruned(a, b, d, unit=unit)
+            ops = sclite_pruned(a, b, d, unit=unit, indel_upper=indel_upper)
             if ops is not None:
                 return ops
         from .alignment_walks import sclite_walk
@@ -330,7 +334,11 @@ def alignment(a, b, rule: str, d: int | None = None, band: Band | None = None) -
     if d is None:
         d = levenshtein(a, b)
     if rule == "sclite":
-        return sclite_alignment(a, b, d, getattr(band, "unit", None))
+        unit = getattr(band, "unit", None)
+        indel_upper = None
+        if unit is not None and band.iset:   # d + the fewest substitutions of a minimum-cost alignment
+            indel_upper = d + counts_from_insertions(d, len(a), len(b), band.iset.bit_length() - 1)[1]
+        return sclite_alignment(a, b, d, unit, indel_upper)
     band = band or make_band(a, b, d)
     if hasattr(band, "walk"):
         return band.walk(rule)

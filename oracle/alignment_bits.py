@@ -44,7 +44,9 @@ class BandedColumns:
     Column j covers rows lo(j) = max(1, j - kmax) .. j - kmin (rows past n are padding
     that never matches and never feeds rows <= n); ``top`` is the value at row lo(j)."""
 
-    def __init__(self, a, b, kmin: int, kmax: int, codes=None):
+    def __init__(self, a, b, kmin: int, kmax: int, share=None):
+        """``share``: a sweep over the same ``a`` whose match bits are reused when its
+        row blocks are the same size."""
         if not (kmin < 0 < kmax) or not a or not b or len(b) - len(a) > kmax or len(b) - len(a) < kmin:
             raise ValueError("the band must hold the diagonals -1, 0, 1 and m - n, of two non-empty sequences")
         self.a, self.b = a, b
@@ -52,6 +54,9 @@ class BandedColumns:
         self.kmin, self.kmax = kmin, kmax
         width = kmax - kmin + 1
         self.block = block = 1 << max(12, (width - 1).bit_length())
+        if share is not None and share.a is a and share.block == block:
+            self.peq = share.peq
+            return
         peq: dict = {}                    # (token, row block) -> bits of the rows of a equal to it
         for blk in range(0, self.n, block):
             bit = 1
@@ -184,7 +189,9 @@ class PrunedBand:
     their sets, are exact. The walks test only optimal predecessors of such cells,
     which are such cells themselves; a cell not kept reads as infinite."""
 
-    def __init__(self, a, b, upper: int, spacing: int = 64, budget: int = 12, store: bool = True):
+    def __init__(self, a, b, upper: int, spacing: int = 64, budget: int = 12, store: str | None = "sets"):
+        """``store``: what the walks will read: "sets" (every rule), "costs" (F only:
+        diagonal-first and rapidfuzz), None (no walk, the admissible set only)."""
         self.a, self.b = a, b
         self.spacing, self.budget, self.store = spacing, budget, store
         n, m = len(a), len(b)
@@ -211,6 +218,7 @@ class PrunedBand:
         visited = 0
         width = kmax - kmin + 1
         store = self.columns if self.store else None
+        pack = self._packed if self.store == "sets" else self._costs
         cur_lo, cur_c, cur_s = 0, [], []
         for mi, J in enumerate(marks):
             g0r, gvr = rev.column(m - J, rkept[m - J])
@@ -226,7 +234,7 @@ class PrunedBand:
                     cur_c[r - cur_lo] = r
                     cur_s[r - cur_lo] = 1
                 if store is not None:
-                    store.append(self._packed(cur_lo, cur_c, cur_s))
+                    store.append(pack(cur_lo, cur_c, cur_s))
                 continue
             # lb[t], t = k - kmin: G(J - k, J), extended past the column's rows by slope 1
             t = J - (g0 + np.arange(len(gv))) - kmin
@@ -246,7 +254,7 @@ class PrunedBand:
                 if j == J:                    # a checkpoint: the cells with dp + G = d only
                     cur_lo, cur_c, cur_s = _tight_only(cur_lo, cur_c, cur_s, g0, gv, d)
                 if store is not None:
-                    store.append(self._packed(cur_lo, cur_c, cur_s))
+                    store.append(pack(cur_lo, cur_c, cur_s))
             if visited > limit:
                 self.columns = []
                 return False
@@ -261,20 +269,43 @@ class PrunedBand:
         base = (every & -every).bit_length() - 1
         return lo, array("q", c), base, [x >> base for x in s]
 
+    @staticmethod
+    def _costs(lo: int, c: list, s: list):
+        return lo, array("q", c)
+
     def insertion_set(self) -> int:
         return self.iset
 
     def walk(self, rule: str) -> list[tuple]:
         """The alignment a unit-cost tie rule picks (``oracle.alignment_rules``,
-        ``oracle.alignment_walks``), over the stored cells."""
+        ``oracle.alignment_walks``), over the stored cells (solved again with the
+        sets when a preference rule asks for them and only costs were stored)."""
         from .alignment_rules import diagonal_first, finish, rapidfuzz
         from .alignment_walks import _walk
+        if rule in ("diagonal-first", "rapidfuzz"):
+            if not self.columns:
+                self.store = "costs"
+                self.solve()
+            f = _cost_reader(self.columns)
+            return finish((diagonal_first if rule == "diagonal-first" else rapidfuzz)(self.a, self.b, f))
+        if self.store != "sets":
+            self.store = "sets"
+            self.columns = []
+            self.solve()
         view = _Cells(self.columns, greatest=(rule == "prefer-deletion-insertion"))
-        if rule == "diagonal-first":
-            return finish(diagonal_first(self.a, self.b, view.f))
-        if rule == "rapidfuzz":
-            return finish(rapidfuzz(self.a, self.b, view.f))
         return finish(_walk(self.a, self.b, view, rule))
+
+
+def _cost_reader(columns: list):
+    """F(i, j) over stored columns (first row, costs, ...); infinite off them."""
+    def f(i: int, j: int) -> int:
+        if j < 0:
+            return INF
+        col = columns[j]
+        t = i - col[0]
+        c = col[1]
+        return c[t] if 0 <= t < len(c) else INF
+    return f
 
 
 class _Cells:

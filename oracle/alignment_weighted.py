@@ -170,11 +170,13 @@ def _wcolumn(a, y, n: int, U: int, base: int, width: int, lb: list, p_lo: int, p
 
 
 def sclite_pruned(a, b, d: int, spacing: int = 64, budget: int = 24, lcs_slack: float = 0.5, slack: int = 8,
-                  unit=None):
+                  unit=None, indel_upper: int | None = None):
     """sclite's alignment (ops) of a long pair, or None when the DP would visit more
     than ``budget`` * (n + m) cells (the caller sweeps the band instead). ``unit``: the
     reversed unit-cost sweep of a ``PrunedBand`` of the same pair (``PrunedBand.unit``),
-    reused instead of sweeping again.
+    reused instead of sweeping again. ``indel_upper``: an upper bound on the indel
+    distance (d + the fewest substitutions of a minimum-cost alignment), which sets
+    t_id at once.
 
     The LCS band's bound t_id starts at (1 + lcs_slack) d; when the indel distance it
     finds is within 512 of t_id (the caps would bite near the start) it is swept again
@@ -187,25 +189,28 @@ def sclite_pruned(a, b, d: int, spacing: int = 64, budget: int = 24, lcs_slack: 
         tu = d
         kmin, kmax = band_of(n, m, tu)
         kmin, kmax = min(kmin, m - n - 1), max(kmax, m - n + 1)
-    tid = min(n + m, int(d * (1 + lcs_slack)) + 64)
+    tid = min(n + m, indel_upper + 512 if indel_upper is not None else int(d * (1 + lcs_slack)) + 64)
+    # the DP's band: every path of weighted cost <= 4d (the unit-optimal paths' bound) lies in
+    # band_of(4d / 3), since each diagonal step off costs 3; the LCS sweep's band is as wide
+    wmin, wmax = band_of(n, m, (4 * d) // 3)
     lmin, lmax = band_of(n, m, tid)
-    lmin, lmax = min(lmin, kmin), max(lmax, kmax)
+    lmin, lmax = min(lmin, kmin, wmin), max(lmax, kmax, wmax)
     marks = list(range(0, m, spacing)) + [m]
-    ra, rb = a[::-1], b[::-1]
+    ra, rb = (urev.a, urev.b) if urev is not None else (a[::-1], b[::-1])
     if urev is None:
         urev = BandedColumns(ra, rb, *_reversed_band(n, m, kmin, kmax))
         du, ukept = urev.run([m - j for j in marks])
         if du != d:
             raise AssertionError(f"banded distance {du}, expected {d}")
     while True:
-        lcs = BandedLCS(ra, rb, *_reversed_band(n, m, lmin, lmax))
+        lcs = BandedLCS(ra, rb, *_reversed_band(n, m, lmin, lmax), share=urev)
         lval, lkept = lcs.run([m - j for j in marks])
         did = n + m - 2 * lval                # an upper bound on the indel distance
         if did + 512 <= tid or tid >= n + m:
             break
         tid = min(n + m, did + 512)
         lmin, lmax = band_of(n, m, tid)
-        lmin, lmax = min(lmin, kmin), max(lmax, kmax)
+        lmin, lmax = min(lmin, kmin, wmin), max(lmax, kmax, wmax)
     width = lmax - lmin + 1
 
     def bound(J: int) -> np.ndarray:        # computed per segment: all of them would take width * 8 bytes each
@@ -223,7 +228,7 @@ def sclite_pruned(a, b, d: int, spacing: int = 64, budget: int = 24, lcs_slack: 
             lo, c = columns[m]
             if 0 <= n - lo < len(c) and c[n - lo] <= U:
                 return _walk(a, b, columns)
-        if visited > limit:
+        if visited > limit or U >= 4 * d:    # 4d: the weighted cost of any unit-optimal path
             return None
         slack = max(8, slack * 4)
 

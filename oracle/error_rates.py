@@ -395,7 +395,7 @@ def _rate_metric(metric: str, level: str):
         rules = RULES if tie == "any" else (tie,)
         dists, iset_list, aligns = [], [], {r: [] for r in rules}
         for r, h in zip(ref_t, hyp_t):
-            band = make_band(r, h) if tie != "sclite" else None
+            band = make_band(r, h, rules=rules) if tie != "sclite" else None
             d = band.d if band is not None else levenshtein(r, h)
             dists.append(d)
             if band is not None and tie == "any":   # the admissible set: tie=any only

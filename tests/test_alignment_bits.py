@@ -159,6 +159,11 @@ def test_pruned_sclite_walk_is_the_full_band_walk(spacing, a, b, lcs_slack):
     band = B.PrunedBand(a, b, d + 2, spacing=spacing, budget=1 << 30)   # its reversed sweep, reused
     assert band.solve()
     assert sclite_pruned(a, b, d, spacing=spacing, budget=1 << 30, unit=band.unit) == want
+    # and the indel bound d + (fewest substitutions) that alignment() derives from the band's set
+    h, s, dl, i = A.counts_from_insertions(d, len(a), len(b), band.insertion_set().bit_length() - 1)
+    lcs = _lcs_restricted(a, b, -len(a), len(b))[len(a)][len(b)]
+    assert len(a) + len(b) - 2 * lcs <= d + s          # the bound holds: each substitution is a deletion and an insertion
+    assert sclite_pruned(a, b, d, spacing=spacing, budget=1 << 30, unit=band.unit, indel_upper=d + s) == want
 
 
 @given(tokens, tokens)
@@ -167,3 +172,15 @@ def test_pruned_sclite_walk_has_the_least_weight(a, b):
     best, _ = brute_force(a, b, (A.SCLITE_SUB, A.SCLITE_DEL, A.SCLITE_INS))
     h, s, dl, i = A.counts_of(sclite_pruned(a, b, A.levenshtein_dp(a, b), spacing=2, budget=1 << 30))
     assert 4 * s + 3 * (dl + i) == best
+
+
+@given(a=skewed, b=skewed)
+def test_a_band_keeping_costs_only_walks_as_the_full_band(a, b):
+    d = A.levenshtein_dp(a, b)
+    full = A.Band(a, b, d)
+    band = B.PrunedBand(a, b, d, spacing=3, budget=1 << 30, store="costs")
+    assert band.solve() and band.insertion_set() == full.insertion_set()
+    for rule in RULES:   # the preference rules solve again, keeping the sets
+        assert band.walk(rule) == A.backtrace(full, rule), rule
+    bare = B.PrunedBand(a, b, d, spacing=3, budget=1 << 30, store=None)
+    assert bare.solve() and bare.columns == [] and bare.walk("rapidfuzz") == A.backtrace(full, "rapidfuzz")
