@@ -54,8 +54,9 @@ class BandedColumns:
         self.kmin, self.kmax = kmin, kmax
         width = kmax - kmin + 1
         self.block = block = 1 << max(12, (width - 1).bit_length())
+        self._rows = None
         if share is not None and share.a is a and share.block == block:
-            self.peq = share.peq
+            self.peq, self._rows = share.peq, share._rows
             return
         peq: dict = {}                    # (token, row block) -> bits of the rows of a equal to it
         for blk in range(0, self.n, block):
@@ -69,6 +70,20 @@ class BandedColumns:
     def lo(self, j: int) -> int:
         return max(1, j - self.kmax)
 
+    def rows(self) -> dict:
+        """{token: [the match bits of each row block of a, ..., 0]} (made once, on the
+        first sweep): a window's bits are two shifted blocks."""
+        if self._rows is None:
+            nblocks = -(-self.n // self.block) + 1
+            rows: dict = {}
+            for (t, first), bits in self.peq.items():
+                row = rows.get(t)
+                if row is None:
+                    rows[t] = row = [0] * (nblocks + 1)
+                row[first // self.block] = bits
+            self._rows = rows
+        return self._rows
+
     def run(self, keep=()):
         """Sweep every column; return (D(n, m), {j: (top, vp, vn)} for j in ``keep``)."""
         kmin, kmax, m = self.kmin, self.kmax, self.m
@@ -79,28 +94,49 @@ class BandedColumns:
         kept = {}
         if 0 in keep:
             kept[0] = (top, vp, vn)
-        get = self.peq.get
+        get = self.rows().get
         b = self.b
         block = self.block
-        slide_from = kmax + 2             # the first column whose window top is row 2
-        for j in range(1, m + 1):
-            lo = j - kmax if j >= slide_from else 1
-            if j >= slide_from:           # the window moves one row down
-                top += 1 if vp & 2 else (-1 if vn & 2 else 0)
-                vp >>= 1
-                vn >>= 1
-            else:                         # the window grows by one row at the bottom
-                width += 1
-                mask = (mask << 1) | 1
+        slide_from = min(kmax + 2, m + 1)  # the first column whose window top is row 2
+        for j in range(1, slide_from):    # the window grows by one row at the bottom (top row 1)
+            width += 1
+            mask = (mask << 1) | 1
             vp |= 1 << (width - 1)        # the row entering at the bottom: delta +1
-            y = b[j - 1]
-            off = (lo - 1) % block        # the window's rows lo .. lo + width - 1 span two blocks
-            first = lo - 1 - off
-            eq = ((get((y, first), 0) >> off) | (get((y, first + block), 0) << (block - off))) & mask
+            row = get(b[j - 1])
+            eq = ((row[0] | (row[1] << block)) & mask) if row is not None else 0
             xv = eq | vn
             xh = (((eq & vp) + vp) ^ vp) | eq
             hp = (vn | ~(xh | vp)) & mask
             hn = vp & xh
+            top += 1 if hp & 1 else (-1 if hn & 1 else 0)
+            hp = (hp << 1) | 1
+            hn <<= 1
+            vp = (hn | ~(xv | hp)) & mask
+            vn = hp & xv
+            if j in keep:
+                kept[j] = (top, vp, vn)
+        bottom = 1 << (width - 1)
+        off, bi = 0, 0                    # row lo - 1 = bi * block + off, lo = j - kmax
+        for j in range(slide_from, m + 1):  # the window moves one row down
+            top += 1 if vp & 2 else (-1 if vn & 2 else 0)
+            vp = (vp >> 1) | bottom       # the row entering at the bottom: delta +1
+            vn >>= 1
+            off += 1
+            if off == block:
+                off, bi = 0, bi + 1
+            row = get(b[j - 1])
+            if row is None:               # a token a lacks: no match in the window
+                eq = 0
+                xh = vp & 0
+                hp = vn | (~vp & mask)
+                hn = 0
+                xv = vn
+            else:
+                eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask
+                xv = eq | vn
+                xh = (((eq & vp) + vp) ^ vp) | eq
+                hp = (vn | ~(xh | vp)) & mask
+                hn = vp & xh
             top += 1 if hp & 1 else (-1 if hn & 1 else 0)
             hp = (hp << 1) | 1
             hn <<= 1
