@@ -9,6 +9,8 @@
 | ``balanced_accuracy`` | ``multiclass_accuracy(..., average='macro')`` (the mean per-class recall) |
 | ``precision``, ``recall``, ``f1`` | ``multiclass_precision`` / ``_recall`` / ``_f1_score(average, num_classes)``; ``binary_*`` for ``average=binary`` |
 | ``confusion_matrix`` | ``multiclass_confusion_matrix(input, target, num_classes, normalize)`` |
+| ``label_reciprocal_rank`` | ``reciprocal_rank(input, target, k)``, the mean of its per-sample values (``_torcheval_ranks``) |
+| ``top_k_accuracy`` | ``hit_rate(input, target, k)``, the mean of its per-sample values |
 
 Profiles, from the source (torcheval 0.0.7):
 - error rates (``functional/text/word_error_rate.py``, ``helper.py``): ``ipt.split()`` /
@@ -31,9 +33,9 @@ Profiles, from the source (torcheval 0.0.7):
 - perplexity (``functional/text/perplexity.py``): softmax over the vocabulary, the mean negative
   log-probability of the targets over the unmasked positions, exponentiated (aggregate=corpus-token).
 
-Not mapped: the ranking functions (``reciprocal_rank``, ``hit_rate``, ``retrieval_precision``)
-take one score row and one relevant class per query (classification as ranking), not qrels and a
-run; ``multiclass_accuracy(k=...)`` (the oracle's ``top_k_accuracy`` reads scores, not labels).
+Not mapped: ``retrieval_precision`` (one score row and a 0/1 target row per task, precision at
+k of one ranking: the oracle's ``precision_at_k`` takes qrels and a run); ``multiclass_accuracy(k=...)``
+(the top-k reading of score rows is judged through ``hit_rate``).
 """
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ from typing import Mapping
 from conformance.protocol import Adapter, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
+from . import _torcheval_ranks as _ranks
 from . import _torchmetrics_classes as _tm_classes
 from ._bleu_inputs import segments, weight_list
 
@@ -91,6 +94,7 @@ class TorchEval(Adapter):
         "accuracy": {"label_set": _SETS, "outside": ("error",)},
         "balanced_accuracy": {"label_set": _SETS, "outside": ("error",), "adjusted": ("no",)},
         "precision": dict(_PRF), "recall": dict(_PRF), "f1": dict(_PRF, beta=("1",)),
+        **_ranks.CAPABILITIES,
     }
     profiles = {
         **{m: dict(_WORD_PROFILE) for m in _RATES},
@@ -102,8 +106,9 @@ class TorchEval(Adapter):
         "accuracy": {"label_set": "auto", "outside": "error"},
         "balanced_accuracy": {"label_set": "auto", "outside": "error", "adjusted": "no"},
         "precision": dict(_PRF_PROFILE), "recall": dict(_PRF_PROFILE), "f1": dict(_PRF_PROFILE, beta="1"),
+        **_ranks.PROFILES,
     }
-    profile_sources = {"*": {
+    profile_sources = {**_ranks.SOURCES, "*": {
         "tokenize": f"{_SRC}/text/word_error_rate.py _word_error_rate_update: ipt.split(), tgt.split()",
         "aggregate": f"{_SRC}/text/word_error_rate.py: errors += _edit_distance(...), total += len(tgt_tokens); "
                      "errors / total",
@@ -127,7 +132,7 @@ class TorchEval(Adapter):
         "bleu": Tolerance(ulps32=16), "perplexity": Tolerance(ulps=64, rel=Fraction(1, 10 ** 12)),
         "confusion_matrix": Tolerance(ulps32=1), "accuracy": Tolerance(ulps32=1),
         "balanced_accuracy": Tolerance(ulps32=8), "precision": Tolerance(ulps32=8), "recall": Tolerance(ulps32=8),
-        "f1": Tolerance(ulps32=16),
+        "f1": Tolerance(ulps32=16), **_ranks.TOLERANCES,
     }
 
     def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
@@ -149,6 +154,8 @@ class TorchEval(Adapter):
             return {"ignore_index": None if ig == "none" else int(ig)}
         if metric in _CLASSES:
             return _tm_classes.options(metric, settings)
+        if metric in _ranks.METRICS:
+            return _ranks.options(metric, settings)
         return {}
 
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
@@ -170,6 +177,8 @@ class TorchEval(Adapter):
             return LibraryOutput(value=float(v))
         if metric == "perplexity":
             return _perplexity(options, inputs)
+        if metric in _ranks.METRICS:
+            return _ranks.call(metric, options, inputs)
         return _classification(metric, options, inputs)
 
     def defect_classifiers(self) -> dict:

@@ -77,6 +77,7 @@ _WHERE = {
     "score_dcg": "oracle.score_ranking:SCORE_DCG",
     "score_ndcg": "oracle.score_ranking:SCORE_NDCG",
     "top_k_accuracy": "oracle.score_ranking:TOP_K_ACCURACY",
+    "label_reciprocal_rank": "oracle.class_ranks:LABEL_RECIPROCAL_RANK",
     "vqa_accuracy": "oracle.vqa:VQA_ACCURACY",
     "cross_modal_recall_at_k": "oracle.retrieval:RECALL_AT_K",
     "cider": "oracle.cider:CIDER",

@@ -319,8 +319,10 @@ def compute_ndcg(inputs, settings: dict) -> Result:
     return Result(r.value, stats={"n": len(grades)}, parts=r.parts)
 
 
-def _top_k_inputs(inputs):
-    """(true class indices, score rows, classes) of top_k_accuracy input, checked."""
+def _top_k_inputs(inputs, min_classes: int = 3):
+    """(true class indices, score rows, classes) of top_k_accuracy input, checked
+    (``min_classes``: 3 for scikit-learn's top-k accuracy, which reads two classes as a
+    binary problem)."""
     from .tally import _label
     yt, ys = _fields(inputs, ("labels",))
     if len(ys) != len(yt):
@@ -342,7 +344,7 @@ def _top_k_inputs(inputs):
         except TypeError:
             raise InputError("y_true: int and string labels mixed; use one kind", item="y_true") from None
         index = {c: j for j, c in enumerate(classes)}
-    if len(classes) < 3:
+    if len(classes) < min_classes:
         raise InputError(f"y_true: {len(classes)} classes; top-k accuracy ranks three or more (scikit-learn reads "
                          "two as a binary problem with one score per sample)", item="y_true")
     rows = []

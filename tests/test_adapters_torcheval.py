@@ -95,3 +95,27 @@ def test_multilabel_accuracy_is_subset_accuracy(a):
     # By hand: rows [1,0]/[1,0] equal, [0,1]/[1,1] not, [1,1]/[1,1] equal: 2/3
     _, out, res = run(a, "accuracy", {}, {"y_true": [[1, 0], [0, 1], [1, 1]], "y_pred": [[1, 0], [1, 1], [1, 1]]})
     assert res.value == Fraction(2, 3) and out.value == pytest.approx(2 / 3, rel=2 ** -22)
+
+
+# torcheval's documented example (functional/ranking/reciprocal_rank.py docstring):
+# per-sample reciprocal ranks [1, 1/3, 1/3, 1/2], and with k=2 [1, 0, 0, 1/2]; hit_rate
+# (k=2) [1, 0, 0, 1] (hit_rate.py docstring)
+_DOC = {"y_true": [2, 1, 1, 0], "y_score": [[0.3, 0.1, 0.6], [0.5, 0.2, 0.3], [0.2, 0.1, 0.7], [0.3, 0.3, 0.4]]}
+
+
+def test_reciprocal_rank_of_the_documented_example(a):
+    _, out, res = run(a, "label_reciprocal_rank", {}, _DOC)
+    assert a.profiles["label_reciprocal_rank"] == {"k": "none", "ties": "optimistic"}
+    assert res.value == Fraction(13, 24)                     # (1 + 1/3 + 1/3 + 1/2) / 4
+    assert out.raw == pytest.approx([1.0, 1 / 3, 1 / 3, 0.5], rel=1e-7)   # float32 reciprocals
+    assert float(out.value) == pytest.approx(13 / 24, rel=1e-7)
+    _, out, res = run(a, "label_reciprocal_rank", {"k": "2"}, _DOC)
+    assert res.value == Fraction(3, 8) and out.value == Fraction(3, 8)
+
+
+def test_hit_rate_is_top_k_accuracy_with_the_target_first_among_ties(a):
+    # sample 3: class 0 scores 0.3, one class above (0.4), tied with class 1: a hit at k=2 only
+    # when the target comes first among its ties (the oracle's default, expected, counts it 1/2: 3/8)
+    _, out, res = run(a, "top_k_accuracy", {"k": "2"}, _DOC)
+    assert res.value == Fraction(1, 2) and out.value == Fraction(1, 2)
+    assert out.raw == [1.0, 0.0, 0.0, 1.0]

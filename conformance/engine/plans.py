@@ -169,7 +169,7 @@ from conformance.strategies import scores as SCO  # noqa: E402
 
 PLANS.update({name: Plan(name, SCO.for_settings(name), invariances=SCO.invariances(name))
               for name in ("score_average_precision", "label_ranking_average_precision", "score_ndcg",
-                           "top_k_accuracy")})
+                           "top_k_accuracy", "label_reciprocal_rank")})
 # DCG has no upper bound (gains add up), and goes below 0 with negative grades
 PLANS["score_dcg"] = Plan("score_dcg", SCO.for_settings("score_dcg"), upper=lambda s: None, lower=lambda s: None,
                           invariances=SCO.invariances("score_dcg"))

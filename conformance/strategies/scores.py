@@ -75,7 +75,7 @@ def class_scores(draw, max_samples: int = 8):
 
 def for_settings(metric: str):
     def strategy(settings):
-        if metric == "top_k_accuracy":
+        if metric in ("top_k_accuracy", "label_reciprocal_rank"):
             return class_scores()
         if metric in ("score_dcg", "score_ndcg"):
             return graded_rows(negative=metric == "score_dcg")
@@ -103,6 +103,6 @@ def permute_labels(inputs, data):
 
 
 def invariances(metric: str) -> dict:
-    if metric == "top_k_accuracy":   # the columns follow the sorted classes: only samples move
+    if metric in ("top_k_accuracy", "label_reciprocal_rank"):   # the columns follow the sorted classes: only samples move
         return {"sample-order": permute_samples}
     return {"sample-order": permute_samples, "label-order": permute_labels}
