@@ -97,46 +97,28 @@ class BandedColumns:
         get = self.rows().get
         b = self.b
         block = self.block
-        slide_from = min(kmax + 2, m + 1)  # the first column whose window top is row 2
-        for j in range(1, slide_from):    # the window grows by one row at the bottom (top row 1)
-            width += 1
-            mask = (mask << 1) | 1
-            vp |= 1 << (width - 1)        # the row entering at the bottom: delta +1
+        slide_from = kmax + 2             # the first column whose window top is row 2
+        bottom = 0
+        off, bi = 0, 0                    # row lo - 1 = bi * block + off
+        for j in range(1, m + 1):
+            if j >= slide_from:           # the window moves one row down
+                top += 1 if vp & 2 else (-1 if vn & 2 else 0)
+                vp = (vp >> 1) | bottom   # the row entering at the bottom: delta +1
+                vn >>= 1
+                off += 1
+                if off == block:
+                    off, bi = 0, bi + 1
+            else:                         # the window grows by one row at the bottom (top row 1)
+                width += 1
+                mask = (mask << 1) | 1
+                bottom = 1 << (width - 1)
+                vp |= bottom
             row = get(b[j - 1])
-            eq = ((row[0] | (row[1] << block)) & mask) if row is not None else 0
+            eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask if row is not None else 0
             xv = eq | vn
             xh = (((eq & vp) + vp) ^ vp) | eq
             hp = (vn | ~(xh | vp)) & mask
             hn = vp & xh
-            top += 1 if hp & 1 else (-1 if hn & 1 else 0)
-            hp = (hp << 1) | 1
-            hn <<= 1
-            vp = (hn | ~(xv | hp)) & mask
-            vn = hp & xv
-            if j in keep:
-                kept[j] = (top, vp, vn)
-        bottom = 1 << (width - 1)
-        off, bi = 0, 0                    # row lo - 1 = bi * block + off, lo = j - kmax
-        for j in range(slide_from, m + 1):  # the window moves one row down
-            top += 1 if vp & 2 else (-1 if vn & 2 else 0)
-            vp = (vp >> 1) | bottom       # the row entering at the bottom: delta +1
-            vn >>= 1
-            off += 1
-            if off == block:
-                off, bi = 0, bi + 1
-            row = get(b[j - 1])
-            if row is None:               # a token a lacks: no match in the window
-                eq = 0
-                xh = vp & 0
-                hp = vn | (~vp & mask)
-                hn = 0
-                xv = vn
-            else:
-                eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask
-                xv = eq | vn
-                xh = (((eq & vp) + vp) ^ vp) | eq
-                hp = (vn | ~(xh | vp)) & mask
-                hn = vp & xh
             top += 1 if hp & 1 else (-1 if hn & 1 else 0)
             hp = (hp << 1) | 1
             hn <<= 1
@@ -255,6 +237,7 @@ class PrunedBand:
         width = kmax - kmin + 1
         store = self.columns if self.store else None
         pack = self._packed if self.store == "sets" else self._costs
+        offset = 0                            # the sets are kept shifted down by offset (small ints)
         cur_lo, cur_c, cur_s = 0, [], []
         for mi, J in enumerate(marks):
             g0r, gvr = rev.column(m - J, rkept[m - J])
@@ -270,7 +253,7 @@ class PrunedBand:
                     cur_c[r - cur_lo] = r
                     cur_s[r - cur_lo] = 1
                 if store is not None:
-                    store.append(pack(cur_lo, cur_c, cur_s))
+                    store.append(pack(cur_lo, cur_c, cur_s, offset))
                 continue
             # lb[t], t = k - kmin: G(J - k, J), extended past the column's rows by slope 1
             t = J - (g0 + np.arange(len(gv))) - kmin
@@ -289,24 +272,30 @@ class PrunedBand:
                 visited += seen
                 if j == J:                    # a checkpoint: the cells with dp + G = d only
                     cur_lo, cur_c, cur_s = _tight_only(cur_lo, cur_c, cur_s, g0, gv, d)
+                    every = reduce(or_, cur_s)
+                    low = (every & -every).bit_length() - 1
+                    if low > 0:
+                        cur_s = [x >> low for x in cur_s]
+                        offset += low
                 if store is not None:
-                    store.append(pack(cur_lo, cur_c, cur_s))
+                    store.append(pack(cur_lo, cur_c, cur_s, offset))
             if visited > limit:
                 self.columns = []
                 return False
-        self.iset = cur_s[n - cur_lo]
+        self.iset = cur_s[n - cur_lo] << offset
         return True
 
     @staticmethod
-    def _packed(lo: int, c: list, s: list):
+    def _packed(lo: int, c: list, s: list, offset: int):
         """One column as the walks read it: (first row, F, base, the sets shifted
-        down by base), base the least insertion count in the column."""
+        down by base), base the least insertion count in the column (``s`` is
+        shifted down by ``offset`` already)."""
         every = reduce(or_, s)
         base = (every & -every).bit_length() - 1
-        return lo, array("q", c), base, [x >> base for x in s]
+        return lo, array("q", c), base + offset, [x >> base for x in s]
 
     @staticmethod
-    def _costs(lo: int, c: list, s: list):
+    def _costs(lo: int, c: list, s: list, offset: int):
         return lo, array("q", c)
 
     def insertion_set(self) -> int:
