@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -142,3 +143,41 @@ def test_files_and_json_give_the_same_metrics(tmp_path):
     for metric in ("ndcg", "average_precision", "reciprocal_rank"):
         assert compute(metric, from_files).value == compute(metric, from_json).value == \
             compute(metric, {"qrels": qrels, "run": run}).value
+
+
+_RUN_MEMORY = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from oracle.trec import read_run
+
+def hwm_kb():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+
+before = hwm_kb()
+run = read_run(sys.argv[2])
+print(hwm_kb() - before, sum(map(len, run.values())))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="VmHWM is read from /proc")
+def test_a_run_holds_under_200_bytes_a_line(tmp_path):
+    # 300 queries x 1,000 documents of MS MARCO-like ids and 4-decimal scores: the text of each
+    # docno and score, one dict entry and one float in an array (measured 165 bytes a line;
+    # 210 when each query kept a second dict of float objects: the test fails there)
+    import random
+    import subprocess
+    import sys
+    r = random.Random(5)
+    path = tmp_path / "run.txt"
+    with open(path, "w", encoding="utf-8") as f:
+        for q in range(300):
+            for k, d in enumerate(r.sample(range(10 ** 7), 1000), 1):
+                f.write(f"q{q} Q0 D{d} {k} {r.random() * 30:.4f} tag\n")
+    out = subprocess.run([sys.executable, "-c", _RUN_MEMORY, str(Path(__file__).resolve().parents[1]), str(path)],
+                         capture_output=True, text=True, timeout=300, check=True).stdout.split()
+    grown_kb, lines = int(out[0]), int(out[1])
+    assert lines == 300_000
+    assert grown_kb * 1024 / lines < 200
