@@ -169,12 +169,14 @@ def _wcolumn(a, y, n: int, U: int, base: int, width: int, lb: list, p_lo: int, p
     return lo_r, nc, r - p_lo
 
 
-def sclite_pruned(a, b, d: int, spacing: int = 64, budget: int = 24, lcs_slack: float = 0.5, slack: int = 8,
+def sclite_pruned(a, b, d: int, spacing: int = 256, budget: int = 24, lcs_slack: float = 0.5, slack: int = 8,
                   unit=None, indel_upper: int | None = None):
     """sclite's alignment (ops) of a long pair, or None when the DP would visit more
     than ``budget`` * (n + m) cells (the caller sweeps the band instead). ``unit``: the
     reversed unit-cost sweep of a ``PrunedBand`` of the same pair (``PrunedBand.unit``),
-    reused instead of sweeping again. ``indel_upper``: an upper bound on the indel
+    reused instead of sweeping again (when ``spacing`` is a multiple of its own; the
+    default 256 against its 64: fewer bound columns, measured faster on 100,000-token
+    pairs than 64 or 128). ``indel_upper``: an upper bound on the indel
     distance (d + the fewest substitutions of a minimum-cost alignment), which sets
     t_id at once.
 
@@ -182,7 +184,8 @@ def sclite_pruned(a, b, d: int, spacing: int = 64, budget: int = 24, lcs_slack: 
     finds is within 512 of t_id (the caps would bite near the start) it is swept again
     with t_id = that distance + 512."""
     n, m = len(a), len(b)
-    if unit is not None and unit[5] == spacing:   # the reversed unit sweep of a PrunedBand
+    if unit is not None and spacing % unit[5] == 0:   # the reversed unit sweep of a PrunedBand (its
+        # checkpoint columns, every unit[5], hold every spacing-th column)
         urev, ukept, tu, kmin, kmax, _ = unit
     else:
         urev = None
