@@ -184,3 +184,34 @@ def test_a_band_keeping_costs_only_walks_as_the_full_band(a, b):
         assert band.walk(rule) == A.backtrace(full, rule), rule
     bare = B.PrunedBand(a, b, d, spacing=3, budget=1 << 30, store=None)
     assert bare.solve() and bare.columns == [] and bare.walk("rapidfuzz") == A.backtrace(full, "rapidfuzz")
+
+
+@pytest.mark.parametrize("seed,vocab,shape", [(1, 3, "edits"), (2, 2000, "edits"), (3, 10, "unrelated"),
+                                              (4, 100, "deletion")])
+def test_medium_pairs_agree_with_the_linear_sweeps(seed, vocab, shape):
+    # pairs of ~800 tokens, where the hypothesis tests' 40 do not reach: the pruned DP and
+    # sclite's pruned walk against the band sweeps of oracle.alignment_walks (independent code)
+    from oracle.alignment_weighted import sclite_pruned
+    r = random.Random(seed)
+    a = [r.randrange(vocab) for _ in range(800)]
+    if shape == "unrelated":
+        b = [r.randrange(vocab) for _ in range(700)]
+    elif shape == "deletion":
+        b = a[250:]
+    else:
+        b = []
+        for t in a:
+            u = r.random()
+            if u < 0.03:
+                continue
+            b.extend([r.randrange(vocab)] if u < 0.06 else ([t, r.randrange(vocab)] if u < 0.1 else [t]))
+    d = A.levenshtein(a, b)
+    linear = W.LinearBand(a, b, d)
+    band = B.PrunedBand(a, b, d + 7, budget=1 << 30)
+    assert band.solve() and band.d == d
+    assert band.insertion_set() == linear.insertion_set()
+    for rule in RULES:
+        assert band.walk(rule) == linear.walk(rule), rule
+    want = W.sclite_walk(a, b, d)
+    assert sclite_pruned(a, b, d, budget=1 << 30) == want
+    assert sclite_pruned(a, b, d, budget=1 << 30, unit=band.unit) == want
