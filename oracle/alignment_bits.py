@@ -54,35 +54,24 @@ class BandedColumns:
         self.kmin, self.kmax = kmin, kmax
         width = kmax - kmin + 1
         self.block = block = 1 << max(12, (width - 1).bit_length())
-        self._rows = None
         if share is not None and share.a is a and share.block == block:
-            self.peq, self._rows = share.peq, share._rows
+            self.rows = share.rows
             return
-        peq: dict = {}                    # (token, row block) -> bits of the rows of a equal to it
+        nblocks = -(-self.n // block) + 1
+        rows: dict = {}                   # token -> [bits of the rows of a equal to it, per row block; 0]
         for blk in range(0, self.n, block):
+            bi = blk // block
             bit = 1
             for t in a[blk:blk + block]:
-                key = (t, blk)
-                peq[key] = peq.get(key, 0) | bit
-                bit <<= 1
-        self.peq = peq
-
-    def lo(self, j: int) -> int:
-        return max(1, j - self.kmax)
-
-    def rows(self) -> dict:
-        """{token: [the match bits of each row block of a, ..., 0]} (made once, on the
-        first sweep): a window's bits are two shifted blocks."""
-        if self._rows is None:
-            nblocks = -(-self.n // self.block) + 1
-            rows: dict = {}
-            for (t, first), bits in self.peq.items():
                 row = rows.get(t)
                 if row is None:
                     rows[t] = row = [0] * (nblocks + 1)
-                row[first // self.block] = bits
-            self._rows = rows
-        return self._rows
+                row[bi] |= bit
+                bit <<= 1
+        self.rows = rows                  # a window's bits are two shifted blocks
+
+    def lo(self, j: int) -> int:
+        return max(1, j - self.kmax)
 
     def run(self, keep=()):
         """Sweep every column; return (D(n, m), {j: (top, vp, vn)} for j in ``keep``)."""
@@ -94,7 +83,7 @@ class BandedColumns:
         kept = {}
         if 0 in keep:
             kept[0] = (top, vp, vn)
-        get = self.rows().get
+        get = self.rows.get
         b = self.b
         block = self.block
         slide_from = kmax + 2             # the first column whose window top is row 2
@@ -137,18 +126,18 @@ class BandedColumns:
         lo = self.lo(j)
         hi = min(self.n, j - self.kmin)
         count = hi - lo + 1
-        nbytes = (count + 7) // 8
-        sel = (1 << count) - 1
-        up = np.unpackbits(np.frombuffer((vp & sel).to_bytes(nbytes, "little"), np.uint8),
-                           bitorder="little")[:count].astype(np.int64)
-        dn = np.unpackbits(np.frombuffer((vn & sel).to_bytes(nbytes, "little"), np.uint8),
-                           bitorder="little")[:count].astype(np.int64)
-        delta = up - dn
+        delta = unpack(vp, count) - unpack(vn, count)
         delta[0] = 0
         vals = top + np.cumsum(delta)
         if j <= self.kmax:                # row 0 is in the band
             return 0, np.concatenate([[j], vals])
         return lo, vals
+
+
+def unpack(bits: int, count: int) -> np.ndarray:
+    """The low ``count`` bits of an int as an int64 array of 0s and 1s, lowest first."""
+    raw = (bits & ((1 << count) - 1)).to_bytes((count + 7) // 8, "little")
+    return np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")[:count].astype(np.int64)
 
 
 def band_of(n: int, m: int, t: int) -> tuple[int, int]:
@@ -343,13 +332,7 @@ class _Cells:
     def __init__(self, columns: list, greatest: bool):
         self.columns = columns
         self.greatest = greatest
-
-    def f(self, i: int, j: int) -> int:
-        if j < 0:
-            return INF
-        lo, c = self.columns[j][0], self.columns[j][1]
-        t = i - lo
-        return c[t] if 0 <= t < len(c) else INF
+        self.f = _cost_reader(columns)
 
     def ins(self, i: int, j: int) -> int:
         lo, _, base, sets = self.columns[j]
@@ -428,9 +411,10 @@ def _tight_only(lo: int, c: list, s: list, g0: int, gv: np.ndarray, d: int):
     return first, kc, ks
 
 
-def _lipschitz_fill(x: np.ndarray) -> np.ndarray:
-    """min_t' x[t'] + |t - t'|: the cells left INF take the nearest value plus the distance."""
-    t = np.arange(len(x), dtype=np.int64)
+def _lipschitz_fill(x: np.ndarray, slope: int = 1) -> np.ndarray:
+    """min_t' x[t'] + slope |t - t'|: the cells left INF take the nearest value plus the
+    distance times the slope."""
+    t = slope * np.arange(len(x), dtype=np.int64)
     left = np.minimum.accumulate(x - t) + t
     right = (np.minimum.accumulate((x + t)[::-1]))[::-1] - t
     return np.minimum(left, right)

@@ -25,7 +25,7 @@ from array import array
 
 import numpy as np
 
-from .alignment_bits import INF, BandedColumns, _lipschitz_fill, _reversed_band, band_of
+from .alignment_bits import INF, BandedColumns, _cost_reader, _lipschitz_fill, _reversed_band, band_of, unpack
 
 SUB, DEL, INS = 4, 3, 3
 
@@ -48,7 +48,7 @@ class BandedLCS(BandedColumns):
         kept = {}
         if 0 in keep:
             kept[0] = (top, v)
-        get = self.peq.get
+        get = self.rows.get
         b = self.b
         block = self.block
         slide_from = kmax + 2
@@ -61,10 +61,9 @@ class BandedLCS(BandedColumns):
                 width += 1
                 mask = (mask << 1) | 1
             v |= 1 << (width - 1)         # the row entering at the bottom: delta 0
-            y = b[j - 1]
-            off = (lo - 1) % block
-            first = lo - 1 - off
-            eq = ((get((y, first), 0) >> off) | (get((y, first + block), 0) << (block - off))) & mask
+            row = get(b[j - 1])
+            bi, off = divmod(lo - 1, block)
+            eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask if row is not None else 0
             u = v & eq
             v = ((v + u) | (v - u)) & mask
             top = (top if sliding else 0) + (0 if v & 1 else 1)
@@ -79,11 +78,7 @@ class BandedLCS(BandedColumns):
         top, v = state
         lo = self.lo(j)
         hi = min(self.n, j - self.kmin)
-        count = hi - lo + 1
-        nbytes = (count + 7) // 8
-        flat = np.unpackbits(np.frombuffer((v & ((1 << count) - 1)).to_bytes(nbytes, "little"), np.uint8),
-                             bitorder="little")[:count].astype(np.int64)
-        grow = 1 - flat
+        grow = 1 - unpack(v, hi - lo + 1)
         grow[0] = 0
         vals = top + np.cumsum(grow)
         if j <= self.kmax:
@@ -113,15 +108,7 @@ def _bound_column(n: int, m: int, J: int, unit, lcs, tu: int, tid: int, width: i
     ok = (t >= 0) & (t < width)
     out = np.full(width, INF, np.int64)
     out[t[ok]] = (2 * lbu + lbid)[ok]
-    return _fill3(out)
-
-
-def _fill3(x: np.ndarray) -> np.ndarray:
-    """min_t' x[t'] + 3 |t - t'|."""
-    t = 3 * np.arange(len(x), dtype=np.int64)
-    left = np.minimum.accumulate(x - t) + t
-    right = (np.minimum.accumulate((x + t)[::-1]))[::-1] - t
-    return np.minimum(left, right)
+    return _lipschitz_fill(out, slope=DEL)   # a diagonal shift costs a deletion or an insertion
 
 
 def _wcolumn(a, y, n: int, U: int, base: int, width: int, lb: list, p_lo: int, pc: list):
@@ -270,12 +257,7 @@ def _walk(a, b, columns: list) -> list[tuple]:
     insertion, else the insertion (``oracle.alignment.sclite_alignment``)."""
     from .alignment_rules import DELETION, DIAGONAL, INSERTION, step
 
-    def f(i: int, j: int) -> int:
-        if i < 0 or j < 0:
-            return INF
-        lo, c = columns[j]
-        t = i - lo
-        return c[t] if 0 <= t < len(c) else INF
+    f = _cost_reader(columns)   # infinite off the kept cells (and for i or j below 0)
 
     i, j = len(a), len(b)
     ops: list = []
