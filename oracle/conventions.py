@@ -318,7 +318,7 @@ class Result:
             out["digits"] = digits(self.value, n_digits)
         out["stats"] = _jsonable(self.stats)
         if self.parts:
-            out["parts"] = {k: (exact_str(v) if not isinstance(v, (list, dict, str, bool)) else _jsonable(v))
+            out["parts"] = {k: (exact_str(v) if not isinstance(v, (list, Mapping, str, bool)) else _jsonable(v))
                             for k, v in self.parts.items()}
         out["settings"] = dict(self.settings)
         return out
@@ -326,7 +326,7 @@ class Result:
 
 def _jsonable(x):
     from .exact import exact_str, Expr, Undefined
-    if isinstance(x, dict):
+    if isinstance(x, Mapping):
         return {str(k): _jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_jsonable(v) for v in x]

@@ -129,7 +129,8 @@ from fractions import Fraction
 
 from .conventions import ConventionError, InputError, Knob, Metric, Result
 from .exact import Admissible, Undefined
-from .alignment import _bits, alignment, counts_from_insertions, counts_of, levenshtein, make_band
+from .alignment import Band, _bits, alignment, counts_from_insertions, counts_of, levenshtein, make_band
+from .lazy import Lazy, LazyParts, Once
 from .graphemes import graphemes
 
 _SCLITE = "NIST SCTK sclite: word.c wwd_WORD (ins 3, del 3, sub 4), net_dp.c"
@@ -386,36 +387,56 @@ def _value_from_counts(metric: str, per_utt: list, settings: dict):
     return _mean_of([_rate(metric, *c, empty) for c in per_utt], metric)
 
 
+def _by_rules(metric: str, ref_t, hyp_t, dists: list, settings: dict, rules, bands: list) -> dict:
+    """Each rule's alignments, corpus counts and value: {"alignments", "counts",
+    "by_rule"}. ``bands``: per utterance a band to reuse, or None (made again)."""
+    aligns = {r: [] for r in rules}
+    unit_rules = [r for r in rules if r != "sclite"]
+    for r, h, d, band in zip(ref_t, hyp_t, dists, bands):
+        if band is None and unit_rules:
+            band = make_band(r, h, d, rules=rules)
+        for rule in rules:
+            aligns[rule].append(alignment(r, h, rule, d, band))
+    rule_counts = {rule: [counts_of(ops) for ops in aligns[rule]] for rule in rules}
+    totals = {rule: [sum(c[q] for c in rule_counts[rule]) for q in range(4)] for rule in rules}
+    return {"alignments": {rule: [_ops_json(o) for o in aligns[rule]] for rule in rules},
+            "counts": {rule: {k: int(v) for k, v in _counts_dict(totals[rule]).items()} for rule in rules},
+            "totals": totals,
+            "by_rule": {rule: _value_from_counts(metric, rule_counts[rule], settings) for rule in rules}}
+
+
 def _rate_metric(metric: str, level: str):
     def compute(inputs, settings: dict) -> Result:
         ref_t, hyp_t = _tokens(inputs, settings, level)
         tie = settings["tie"]
         if metric in ("wer", "cer") and tie == "any":
             return _fast_rate(metric, ref_t, hyp_t, settings)
-        rules = RULES if tie == "any" else (tie,)
-        dists, iset_list, aligns = [], [], {r: [] for r in rules}
-        for r, h in zip(ref_t, hyp_t):
-            band = make_band(r, h, rules=rules) if tie != "sclite" else None
-            d = band.d if band is not None else levenshtein(r, h)
-            dists.append(d)
-            if band is not None and tie == "any":   # the admissible set: tie=any only
-                iset_list.append(band.insertion_set())
-            for rule in rules:
-                aligns[rule].append(alignment(r, h, rule, d, band))
         stats = _stats_base(ref_t, hyp_t)
-        stats["distance"] = sum(dists)
-        rule_counts = {rule: [counts_of(ops) for ops in aligns[rule]] for rule in rules}
-        by_rule = {rule: _value_from_counts(metric, rule_counts[rule], settings) for rule in rules}
-        parts = {"alignments": {rule: [_ops_json(o) for o in aligns[rule]] for rule in rules},
-                 "counts": {rule: {k: int(v) for k, v in _counts_dict(
-                     [sum(c[q] for c in rule_counts[rule]) for q in range(4)]).items()} for rule in rules}}
         if tie != "any":
-            tot = [sum(c[q] for c in rule_counts[tie]) for q in range(4)]
+            if tie == "sclite":
+                dists, bands = [levenshtein(r, h) for r, h in zip(ref_t, hyp_t)], [None] * len(ref_t)
+            else:
+                bands = [make_band(r, h, rules=(tie,)) for r, h in zip(ref_t, hyp_t)]
+                dists = [band.d for band in bands]
+            rules = _by_rules(metric, ref_t, hyp_t, dists, settings, (tie,), bands)
+            stats["distance"] = sum(dists)
+            tot = rules["totals"][tie]
             stats.update(zip(("hits", "substitutions", "deletions", "insertions"), tot))
             stats["errors"] = tot[1] + tot[2] + tot[3]
-            return Result(by_rule[tie], stats=stats, parts=parts)
-        value, admissible = _admissible_value(metric, ref_t, hyp_t, dists, iset_list, settings, by_rule)
-        parts["admissible_counts"] = [{k: int(v) for k, v in _counts_dict(c).items()} for c in admissible]
+            return Result(rules["by_rule"][tie], stats=stats,
+                          parts={"alignments": rules["alignments"], "counts": rules["counts"]})
+        # tie=any: the admissible sets now; the rules' alignments when something reads them
+        dists, iset_list, keep = [], [], []
+        for r, h in zip(ref_t, hyp_t):
+            band = make_band(r, h, rules=())
+            dists.append(band.d)
+            iset_list.append(band.insertion_set())
+            keep.append(band if isinstance(band, Band) else None)   # long pairs: made again if asked
+        stats["distance"] = sum(dists)
+        once = Once(_by_rules, metric, ref_t, hyp_t, dists, settings, RULES, keep)
+        value, admissible = _admissible_value(metric, ref_t, hyp_t, dists, iset_list, settings, Lazy(once, "by_rule"))
+        parts = LazyParts({"admissible_counts": [{k: int(v) for k, v in _counts_dict(c).items()} for c in admissible]},
+                          {"alignments": Lazy(once, "alignments"), "counts": Lazy(once, "counts")})
         stats["errors"] = stats["distance"]
         if len(admissible) == 1:
             stats.update(zip(("hits", "substitutions", "deletions", "insertions"), admissible[0]))
@@ -457,7 +478,7 @@ def _admissible_value(metric, ref_t, hyp_t, dists, isets, settings, by_rule):
         values = sorted(v / len(ref_t) for v in acc)
     if len(values) == 1:
         return values[0], admissible
-    return Admissible(values=tuple(values), by_rule=dict(by_rule)), admissible
+    return Admissible(values=tuple(values), by_rule=by_rule), admissible
 
 
 _INPUTS = {"references": "list of reference transcripts (strings)",
