@@ -109,7 +109,8 @@ def make_band(a, b, d: int | None = None, rules=None):
         from .alignment_bits import PrunedBand
         prefer = rules is None or any(r.startswith("prefer-") for r in rules)
         unit = rules is None or any(r in ("diagonal-first", "rapidfuzz") for r in rules)
-        band = PrunedBand(a, b, upper, store="sets" if prefer else ("costs" if unit else None))
+        share = rules is None or "sclite" in rules
+        band = PrunedBand(a, b, upper, store="sets" if prefer else ("costs" if unit else None), share=share)
         if band.solve():
             return band
         d = band.d

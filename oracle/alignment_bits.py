@@ -119,17 +119,105 @@ class BandedColumns:
         sel = (1 << (r + 1)) - 2          # the vertical deltas of rows lo + 1 .. n
         return top + (vp & sel).bit_count() - (vn & sel).bit_count(), kept
 
+    def run_pruned(self, upper: int, keep=()):
+        """``run`` over the cells that can lie on a path of cost <= ``upper``: after each
+        column, a top or bottom row whose value D plus |(m - n) - k| (the least cost
+        left from diagonal k to (n, m)) exceeds ``upper`` leaves the window for good.
+        Every cell of a minimum-cost path stays (its predecessors on the path stayed,
+        so D is exact there, and D + |(m - n) - k| <= d <= upper), so D(n, m) is exact
+        when upper >= d; every value is still the cost of a real path, so D >= the
+        unrestricted DP everywhere: with upper < d the answer is some path's cost (>= d),
+        or row n has left the window (ValueError). Kept states are (top, vp, vn, first
+        row, rows)."""
+        kmax, m, n = self.kmax, self.m, self.n
+        delta = m - n
+        keep = set(keep)
+        width = -self.kmin
+        mask = (1 << width) - 1
+        vp, vn, top, lo = mask, 0, 1, 1
+        kept = {}
+        if 0 in keep:
+            kept[0] = (top, vp, vn, lo, width)
+        get = self.rows.get
+        b = self.b
+        block = self.block
+        off, bi = 0, 0                    # row lo - 1 = bi * block + off
+        for j in range(1, m + 1):
+            if j - kmax >= 2:             # the window's top diagonal kmax: the top row leaves
+                vp |= 1 << width          # the row entering at the bottom: delta +1
+                top += 1 if vp & 2 else (-1 if vn & 2 else 0)
+                vp >>= 1
+                vn >>= 1
+                lo += 1
+                off += 1
+                if off == block:
+                    off, bi = 0, bi + 1
+            else:
+                width += 1
+                mask = (1 << width) - 1
+                vp |= 1 << (width - 1)
+            row = get(b[j - 1])
+            eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask if row is not None else 0
+            xv = eq | vn
+            xh = (((eq & vp) + vp) ^ vp) | eq
+            hp = (vn | ~(xh | vp)) & mask
+            hn = vp & xh
+            top += 1 if hp & 1 else (-1 if hn & 1 else 0)
+            hp = (hp << 1) | 1
+            hn <<= 1
+            vp = (hn | ~(xv | hp)) & mask
+            vn = hp & xv
+            cut = width
+            while j > kmax and width > 1 and top + abs(delta - (j - lo)) > upper:   # the top row (once row 0,
+                # D(0, j) = j, has left the band: no cell of the column lies above it)
+                top += 1 if vp & 2 else (-1 if vn & 2 else 0)
+                vp >>= 1
+                vn >>= 1
+                lo += 1
+                off += 1
+                if off == block:
+                    off, bi = 0, bi + 1
+                width -= 1
+                kmax = j - lo             # the top diagonal from here on
+            hi = lo + width - 1
+            while width > 1 and hi > n:   # padding rows feed no real row
+                width -= 1
+                hi -= 1
+            if width < cut or hi <= n:
+                vp &= (1 << width) - 1
+                vn &= (1 << width) - 1
+                bottom = top + vp.bit_count() - (vp & 1) - vn.bit_count() + (vn & 1)
+                while width > 1 and bottom + abs(delta - (j - hi)) > upper:   # the bottom row
+                    bit = 1 << (width - 1)
+                    bottom -= 1 if vp & bit else (-1 if vn & bit else 0)
+                    vp &= ~bit
+                    vn &= ~bit
+                    width -= 1
+                    hi -= 1
+                mask = (1 << width) - 1
+            if j in keep:
+                kept[j] = (top, vp, vn, lo, width)
+        if not lo <= n <= lo + width - 1:
+            raise ValueError(f"upper bound {upper} is below the distance: row {n} left the window")
+        sel = (1 << (n - lo + 1)) - 2
+        return top + (vp & sel).bit_count() - (vn & sel).bit_count(), kept
+
     def column(self, j: int, state) -> tuple[int, np.ndarray]:
         """(first row, values) of column j from its kept state: the rows lo(j) ..
-        min(n, j - kmin), and row 0 (value j) first when j <= kmax."""
-        top, vp, vn = state
-        lo = self.lo(j)
-        hi = min(self.n, j - self.kmin)
+        min(n, j - kmin), and row 0 (value j) first when row 1 is the first (and j <=
+        kmax); a ``run_pruned`` state names its own rows."""
+        if len(state) == 5:
+            top, vp, vn, lo, count = state
+            hi = min(self.n, lo + count - 1)
+        else:
+            top, vp, vn = state
+            lo = self.lo(j)
+            hi = min(self.n, j - self.kmin)
         count = hi - lo + 1
         delta = unpack(vp, count) - unpack(vn, count)
         delta[0] = 0
         vals = top + np.cumsum(delta)
-        if j <= self.kmax:                # row 0 is in the band
+        if j <= self.kmax and lo == 1:    # row 0 is in the band
             return 0, np.concatenate([[j], vals])
         return lo, vals
 
@@ -196,11 +284,15 @@ class PrunedBand:
     their sets, are exact. The walks test only optimal predecessors of such cells,
     which are such cells themselves; a cell not kept reads as infinite."""
 
-    def __init__(self, a, b, upper: int, spacing: int = 64, budget: int = 12, store: str | None = "sets"):
+    def __init__(self, a, b, upper: int, spacing: int = 64, budget: int = 12, store: str | None = "sets",
+                 share: bool = True):
         """``store``: what the walks will read: "sets" (every rule), "costs" (F only:
-        diagonal-first and rapidfuzz), None (no walk, the admissible set only)."""
+        diagonal-first and rapidfuzz), None (no walk, the admissible set only).
+        ``share``: sweep every cell of the reversed band and keep it as ``unit`` for
+        sclite's bound (``oracle.alignment_weighted``); otherwise the sweep keeps only
+        the cells of paths of cost <= ``upper`` (``BandedColumns.run_pruned``)."""
         self.a, self.b = a, b
-        self.spacing, self.budget, self.store = spacing, budget, store
+        self.spacing, self.budget, self.store, self.share = spacing, budget, store, share
         n, m = len(a), len(b)
         kmin, kmax = band_of(n, m, upper)
         self.kmin, self.kmax = min(kmin, m - n - 1), max(kmax, m - n + 1)   # the reversed band holds -1..1 too
@@ -218,9 +310,12 @@ class PrunedBand:
         kmin, kmax = self.kmin, self.kmax
         marks = list(range(0, m, self.spacing)) + [m]
         rev = BandedColumns(a[::-1], b[::-1], *_reversed_band(n, m, kmin, kmax))
-        d, rkept = rev.run([m - j for j in marks])
+        if self.share:                    # every cell of the band (sclite's bound reads them)
+            d, rkept = rev.run([m - j for j in marks])
+            self.unit = (rev, rkept, self.upper, kmin, kmax, self.spacing)
+        else:                             # only the cells of paths of cost <= upper
+            d, rkept = rev.run_pruned(self.upper, [m - j for j in marks])
         self.d = d
-        self.unit = (rev, rkept, self.upper, kmin, kmax, self.spacing)   # reused by sclite's bound
         limit = self.budget * (n + m)
         visited = 0
         width = kmax - kmin + 1

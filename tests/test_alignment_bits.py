@@ -51,6 +51,60 @@ def test_banded_columns_hold_the_band_restricted_dp(a, b, slack):
         assert vals.tolist() == [D[lo + r][j] for r in range(len(vals))]
 
 
+@given(skewed, skewed, st.integers(0, 6), st.integers(0, 4))
+def test_pruned_columns_are_exact_on_every_minimum_cost_path(a, b, slack, extra):
+    # run_pruned drops rows whose value plus the least cost left exceeds ``upper``: D(n, m)
+    # stays exact, every value it keeps is the cost of a real path (>= the DP), and every
+    # cell with F + G = d (F of the prefixes, G of the suffixes) is kept, with its value F
+    d = A.levenshtein_dp(a, b)
+    kmin, kmax = B.band_of(len(a), len(b), d + slack)
+    cols = B.BandedColumns(a, b, kmin, kmax)
+    got, kept = cols.run_pruned(d + extra, range(len(b) + 1))
+    assert got == d
+    F = _restricted_dp(a, b, -len(a), len(b))
+    G = _restricted_dp(a[::-1], b[::-1], -len(a), len(b))
+    n, m = len(a), len(b)
+    for j in range(m + 1):
+        lo, vals = cols.column(j, kept[j])
+        rows = {lo + r: v for r, v in enumerate(vals.tolist())}
+        assert all(v >= F[i][j] for i, v in rows.items())
+        for i in range(n + 1):
+            if F[i][j] + G[n - i][m - j] == d:
+                assert rows.get(i) == F[i][j], (i, j)
+
+
+@given(skewed, skewed)
+def test_pruned_columns_below_the_distance_give_a_path_cost_or_refuse(a, b):
+    # upper < d: every value kept is still a real path's cost, so the answer is >= d, or
+    # row n has left the window and the sweep says so
+    d = A.levenshtein_dp(a, b)
+    kmin, kmax = B.band_of(len(a), len(b), d)
+    for upper in range(d):
+        try:
+            got, _ = B.BandedColumns(a, b, kmin, kmax).run_pruned(upper)
+        except ValueError as e:
+            assert "below the distance" in str(e)
+        else:
+            assert got >= d
+
+
+def test_pruned_columns_refuse_a_bound_far_below_the_distance():
+    # a..h against h..a: d = 8; with upper 0 only the cells of cost-0 paths could stay
+    # (none past the first column), so row 8 leaves the window
+    a, b = list("abcdefgh"), list("hgfedcba")
+    assert A.levenshtein_dp(a, b) == 8
+    with pytest.raises(ValueError, match="below the distance"):
+        B.BandedColumns(a, b, *B.band_of(8, 8, 8)).run_pruned(0)
+
+
+@given(skewed, skewed, st.integers(0, 5))
+def test_a_band_for_the_set_alone_gives_the_full_bands_set(a, b, slack):
+    d = A.levenshtein_dp(a, b)
+    band = B.PrunedBand(a, b, d + slack, spacing=3, budget=1 << 30, store=None, share=False)
+    assert band.solve() and band.d == d and band.unit is None
+    assert band.insertion_set() == A.Band(a, b, d).insertion_set()
+
+
 def test_a_band_too_narrow_gives_an_upper_bound():
     # a = a..j p q r, b = p q r a..j: d = 6 (insert p q r, delete p q r), a path along
     # diagonal 3; the band -1..1 holds no such path, so its value is a larger upper bound
@@ -76,11 +130,12 @@ def test_pruned_sets_equal_brute_force(a, b):
 def test_pruned_band_agrees_with_the_full_band(spacing, a, b, slack):
     d = A.levenshtein_dp(a, b)
     full = A.Band(a, b, d)
-    band = B.PrunedBand(a, b, d + slack, spacing=spacing, budget=1 << 30)  # any upper bound will do
-    assert band.solve() and band.d == d
-    assert band.insertion_set() == full.insertion_set()
-    for rule in RULES:
-        assert band.walk(rule) == A.backtrace(full, rule), rule
+    for share in (True, False):        # the reversed sweep over the whole band, or pruned
+        band = B.PrunedBand(a, b, d + slack, spacing=spacing, budget=1 << 30, share=share)  # any upper bound will do
+        assert band.solve() and band.d == d
+        assert band.insertion_set() == full.insertion_set()
+        for rule in RULES:
+            assert band.walk(rule) == A.backtrace(full, rule), (rule, share)
 
 
 def test_long_natural_pairs_take_the_pruned_band_and_repetitive_ones_the_sweep():
