@@ -36,6 +36,8 @@ Knobs and the arguments they set:
 - ``average``: ``micro``, ``macro``, ``weighted``, ``binary`` (with ``pos_label``,
   default 1) and ``none`` -> ``average=None`` (an array, returned here as
   ``{label: value}`` keyed by sklearn's own label order).
+- ``sample_weight`` (inputs): passed as floats to every call (the property inputs'
+  weights are binary fractions, which a float holds exactly).
 - ``average=samples`` and multilabel indicator input (rows of 0/1, ``input_forms``)
   go to the same calls: scikit-learn reads rows as a 'multilabel-indicator'
   target, ``labels`` as column indices, and ``accuracy_score`` as subset accuracy.
@@ -122,7 +124,10 @@ class SKLearn(Adapter):
     }
     # multilabel indicator rows (n x L of 0/1) go to the same calls: scikit-learn reads them
     # as 'multilabel-indicator' targets (sklearn.utils.multiclass.type_of_target)
-    input_forms = {m: ("multilabel",) for m in ("precision", "recall", "f1", "accuracy")}
+    # sample_weight: every classification function takes it (per-class accuracy through recall_score)
+    input_forms = {m: (("multilabel",) if m in ("precision", "recall", "f1", "accuracy") else ()) + ("weighted",)
+                   for m in ("confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall", "f1",
+                             "balanced_accuracy", "classification_report")}
     profiles = {
         # confusion_matrix(labels=None); with labels, samples outside them are eliminated
         "confusion_matrix": {"label_set": "auto", "outside": "drop"},
@@ -241,6 +246,7 @@ class SKLearn(Adapter):
         if metric in _scores.METRICS:
             return _scores.call(metric, options, inputs)
         y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
+        sw = [float(w) for w in inputs["sample_weight"]] if "sample_weight" in inputs else None
         labels = _labels_arg(options["label_set"], inputs)
         zd = options.get("zero_division", "warn")
         zd = np.nan if zd == "nan" else zd
@@ -249,16 +255,17 @@ class SKLearn(Adapter):
             with np.errstate(all="ignore"):
                 if metric == "confusion_matrix":
                     how = options.get("normalize", "none")
-                    cm = M.confusion_matrix(y_true, y_pred, labels=labels, normalize=None if how == "none" else how)
-                    cast = int if how == "none" else float
+                    cm = M.confusion_matrix(y_true, y_pred, labels=labels, normalize=None if how == "none" else how,
+                                            sample_weight=sw)
+                    cast = int if how == "none" and sw is None else float
                     return LibraryOutput(value=[[cast(x) for x in row] for row in cm], raw=cm)
                 if metric == "accuracy":
-                    return LibraryOutput(value=float(M.accuracy_score(y_true, y_pred)))
+                    return LibraryOutput(value=float(M.accuracy_score(y_true, y_pred, sample_weight=sw)))
                 if metric == "balanced_accuracy":
                     return LibraryOutput(value=float(M.balanced_accuracy_score(
-                        y_true, y_pred, adjusted=options["adjusted"])))
+                        y_true, y_pred, adjusted=options["adjusted"], sample_weight=sw)))
                 if metric == "per_class_accuracy":
-                    r = M.recall_score(y_true, y_pred, labels=labels, average=None, zero_division=np.nan)
+                    r = M.recall_score(y_true, y_pred, labels=labels, average=None, zero_division=np.nan, sample_weight=sw)
                     return LibraryOutput(value=_keyed(labels, y_true, y_pred, r), raw=r)
                 if metric in _PRF and options.get("outside") == "error" and options.get("average") != "binary" \
                         and inputs.get("labels") is not None:
@@ -275,7 +282,7 @@ class SKLearn(Adapter):
                                    "them (only average='binary' refuses a third label)")
                 if metric in _PRF:
                     average = options["average"]
-                    kw = dict(labels=labels, average=average, zero_division=zd)
+                    kw = dict(labels=labels, average=average, zero_division=zd, sample_weight=sw)
                     if average == "binary":
                         kw["pos_label"] = inputs.get("pos_label", 1)
                     if metric == "precision":
@@ -292,7 +299,7 @@ class SKLearn(Adapter):
                     return LibraryOutput(value=value, raw=v)
                 if metric == "classification_report":
                     rep = M.classification_report(y_true, y_pred, labels=labels, output_dict=True,
-                                                  zero_division=zd)
+                                                  zero_division=zd, sample_weight=sw)
                     return LibraryOutput(value=_plain(rep), raw=rep)
         raise Skip(f"sklearn adapter does not implement {metric}")
 
@@ -311,6 +318,7 @@ class SKLearn(Adapter):
     def defect_classifiers(self) -> dict:
         return {
             "empty-input-raises": _empty_input,
+            "all-zero-weights-raise": _all_zero_weights,
             "no-declared-label-in-y-true": _no_declared_label_in_y_true,
             "adjusted-single-class-division": _adjusted_single_class,
             "f1-zero-division-without-zero-denominator": self._f1_zero_division,
@@ -371,6 +379,16 @@ def _empty_input(metric, settings, inputs) -> bool:
     for every metric here. The oracle gives an empty (or zero) matrix, per-class values
     that are not measured, and Undefined ("no samples") elsewhere. Applies: no sample."""
     return len(inputs.get("y_true", ())) == 0 and len(inputs.get("y_pred", ())) == 0
+
+
+def _all_zero_weights(metric, settings, inputs) -> bool:
+    """``_check_targets`` passes ``sample_weight`` to ``_check_sample_weight``, whose
+    ``allow_all_zero_weights=False`` raises "Sample weights must contain at least one
+    non-zero number." (sklearn/utils/validation.py:2200-2204). The oracle counts a total
+    weight of 0 as no samples. Applies: at least one sample, every weight 0."""
+    from fractions import Fraction
+    ws = inputs.get("sample_weight")
+    return bool(ws) and all(Fraction(str(w)) == 0 for w in ws)
 
 
 def _no_declared_label_in_y_true(metric, settings, inputs) -> bool:

@@ -35,7 +35,7 @@ class FunctionAdapter(Adapter):
     issues = ""
 
     def __init__(self, fn: Callable, metric: str, conventions: Mapping | None = None, name: str | None = None,
-                 tolerance: Tolerance | None = None, rankings: str = "dict"):
+                 tolerance: Tolerance | None = None, rankings: str = "dict", forms=()):
         if rankings not in ("dict", "as-given"):
             raise ValueError(f"rankings={rankings!r}: expected 'dict' or 'as-given'")
         self.rankings = rankings
@@ -47,6 +47,7 @@ class FunctionAdapter(Adapter):
         self.capabilities = {metric: {}}
         self.profiles = {metric: dict(conventions or {})}
         self.tolerances = {metric: tolerance or Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))}
+        self.input_forms = {metric: tuple(forms)}   # e.g. ("weighted",): it reads sample_weight
 
     def available(self):
         return True, ""
@@ -76,9 +77,12 @@ def _as_dict(q, ranking):
 
 
 def implementation(metric: str, conventions: Mapping | None = None, name: str | None = None,
-                   tolerance: Tolerance | None = None, rankings: str = "dict"):
-    """Decorator: register a plain function as an implementation of ``metric``."""
+                   tolerance: Tolerance | None = None, rankings: str = "dict", forms=()):
+    """Decorator: register a plain function as an implementation of ``metric``. ``forms``:
+    the other input shapes it reads (``"weighted"``: classification inputs with
+    ``sample_weight``; ``"multilabel"``: indicator rows); cases of other shapes are not
+    given to it."""
     def wrap(fn):
-        fn.adapter = FunctionAdapter(fn, metric, conventions, name, tolerance, rankings)
+        fn.adapter = FunctionAdapter(fn, metric, conventions, name, tolerance, rankings, forms)
         return fn
     return wrap

@@ -7,6 +7,19 @@ Inputs: ``{"y_true": [label, ...], "y_pred": [label, ...]}`` with optional
 string; all labels of one input (y_true, y_pred, labels, pos_label) are of one
 kind. Sample i is the pair (y_true[i], y_pred[i]).
 
+Optional ``"sample_weight": [w, ...]`` (single-label input): one non-negative
+rational per sample (an int, a float read as its exact binary value, a Fraction
+or a text '1/3'); every count below becomes the sum of the weights of the
+samples it counts, N the total weight (scikit-learn's ``sample_weight`` of
+``confusion_matrix``, ``accuracy_score``, ``precision_recall_fscore_support``,
+``balanced_accuracy_score`` and ``classification_report``: "sample_weight :
+array-like of shape (n_samples,), default=None. Sample weights."; its
+``confusion_matrix`` adds each sample's weight to its cell, and the other
+figures are computed from those weighted counts). A weight of 0 leaves the
+sample's counts but not its labels (the label set under ``union`` still has
+them); a total weight of 0 is "no samples". Negative, infinite or NaN weights
+are refused (a count cannot be negative). Without the field every weight is 1.
+
 The confusion matrix (source document 003, "Confusion matrix dengan operasi
 torch murni"; sklearn ``confusion_matrix``): C[i][j] = #{samples with true
 label c_i and predicted label c_j} over the ordered classes c_1..c_K; rows are
@@ -35,7 +48,8 @@ Formulas (N = samples counted)
   (score - 1/K) / (1 - 1/K), K = number of classes with support.
 - the report is sklearn's ``classification_report(output_dict=True)`` layout:
   {str(label): {"precision", "recall", "f1-score", "support"}, then
-  "accuracy": micro P when every counted sample's labels are classes (else
+  "accuracy": micro P when every kept sample's labels are classes (a weight-0
+  sample's labels too, as sklearn decides by the labels present; else
   "micro avg": {...}), "macro avg": {...}, "weighted avg": {...}}, where the
   averages' support is the sum of the classes' supports.
 

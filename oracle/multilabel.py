@@ -97,6 +97,9 @@ def read_indicators(inputs, settings: dict):
     if settings.get("ignore_index", "none") != "none":
         raise InputError("ignore_index: leaves out the samples of one true label, which single-label input has; "
                          "y_true here is rows of indicators (multilabel)", item="ignore_index")
+    if "sample_weight" in inputs:
+        raise InputError("sample_weight: weights are read for single-label input; multilabel indicator rows "
+                         "take none here", item="sample_weight")
     unknown = sorted(set(inputs) - set(_FIELDS))
     if unknown:
         raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are {', '.join(_FIELDS)}", item=unknown[0])

@@ -14,7 +14,7 @@ from operator import setitem
 from .conventions import InputError
 
 
-_FIELDS = ("y_true", "y_pred", "labels", "pos_label")
+_FIELDS = ("y_true", "y_pred", "labels", "pos_label", "sample_weight")
 
 # ------------------------------------------------------------------ input
 
@@ -123,9 +123,10 @@ def _read(inputs, settings: dict):
     y_true, y_pred = lists["y_true"], lists["y_pred"]
     if len(y_true) != len(y_pred):
         raise InputError(f"y_pred: {len(y_pred)} items but y_true has {len(y_true)}", item="y_pred")
+    weights = _weights(inputs["sample_weight"], len(y_true)) if "sample_weight" in inputs else None
     ignored = settings.get("ignore_index", "none")
     if ignored != "none":
-        y_true, y_pred = _drop_ignored(_listed(y_true), _listed(y_pred), ignored, kind.kind)
+        y_true, y_pred, weights = _drop_ignored(_listed(y_true), _listed(y_pred), ignored, kind.kind, weights)
         arrays = {}
     declared = lists.get("labels")
     if declared is not None:
@@ -144,7 +145,31 @@ def _read(inputs, settings: dict):
     if settings.get("average") == "binary":
         pos_label = kind.check(_label(inputs.get("pos_label", 1), "pos_label"), "pos_label")
     codes = (arrays["y_true"], arrays["y_pred"]) if "y_true" in arrays and "y_pred" in arrays else None
-    return y_true, y_pred, classes, pos_label, codes
+    return y_true, y_pred, classes, pos_label, codes, weights
+
+
+def _weights(ws, n: int) -> list:
+    """``sample_weight``: one non-negative finite rational per sample (an int, a float read
+    as its exact binary value, a Fraction, or a text '0.25' / '1/3'), as Fractions."""
+    from .score_ranking import _score
+    if hasattr(ws, "tolist") and not isinstance(ws, (list, tuple)):
+        ws = ws.tolist()
+    if not isinstance(ws, (list, tuple)):
+        raise InputError(f"sample_weight: expected a list of numbers, got {type(ws).__name__}", item="sample_weight")
+    if len(ws) != n:
+        raise InputError(f"sample_weight: {len(ws)} weights but y_true has {n} samples", item="sample_weight")
+    out = []
+    for i, w in enumerate(ws):
+        where = f"sample_weight[{i}]"
+        try:
+            q = _score(w, where)
+        except InputError as e:
+            raise InputError(str(e).replace("score", "weight"), item=where) from None
+        if q < 0:
+            raise InputError(f"{where}: weight {w!r} is negative; a sample weight counts the sample "
+                             "that many times (0 leaves it out)", item=where)
+        out.append(q)
+    return out
 
 
 class _ArrayLabels:
@@ -218,9 +243,9 @@ def _from_array(xs, name: str):
     return arr.tolist(), None
 
 
-def _drop_ignored(y_true: list, y_pred: list, ignored: str, kind) -> tuple[list, list]:
-    """The samples whose true label is not ``ignored`` (the ignore_index knob: an int label's
-    decimal text, or a string label)."""
+def _drop_ignored(y_true: list, y_pred: list, ignored: str, kind, weights=None) -> tuple[list, list, list | None]:
+    """The samples (and their weights) whose true label is not ``ignored`` (the ignore_index
+    knob: an int label's decimal text, or a string label)."""
     if kind is int:
         try:
             target = int(ignored)
@@ -230,7 +255,7 @@ def _drop_ignored(y_true: list, y_pred: list, ignored: str, kind) -> tuple[list,
     else:
         target = ignored
     keep = [i for i, t in enumerate(y_true) if t != target]
-    return [y_true[i] for i in keep], [y_pred[i] for i in keep]
+    return [y_true[i] for i in keep], [y_pred[i] for i in keep], None if weights is None else [weights[i] for i in keep]
 
 
 @dataclass
@@ -250,10 +275,13 @@ class Tally:
     fn: list
     support: list
     unit: str = "class"   # what the counts are per: a class; a label or a sample (multilabel input)
+    stray: bool = False   # a sample kept (of any weight, 0 included) has a label outside the classes
 
     @property
     def all_inside(self) -> bool:
-        return self.outside == 0 or self.n == sum(sum(r) for r in self.matrix)
+        """Every kept sample's labels are classes (by the labels present, as sklearn's report
+        decides between "accuracy" and "micro avg": a weight-0 sample's labels count too)."""
+        return not self.stray and (self.outside == 0 or self.n == sum(sum(r) for r in self.matrix))
 
     def stats(self) -> dict:
         # a tally is built for one result and then dropped, so its (K x K) matrix is handed over, not copied
@@ -342,8 +370,8 @@ def tally(inputs, settings: dict, with_matrix: bool = True) -> tuple[Tally, obje
     once per occurrence; from _NUMPY_MIN_SAMPLES samples on, with every label a
     class, NumPy counts them, see ``_count_numpy``). Returns the tally and pos_label;
     without ``with_matrix``, the tally's matrix is None (the per-class counts are the same)."""
-    y_true, y_pred, classes, pos_label, array_codes = _read(inputs, settings)
-    large = len(y_true) >= _NUMPY_MIN_SAMPLES
+    y_true, y_pred, classes, pos_label, array_codes, weights = _read(inputs, settings)
+    large = len(y_true) >= _NUMPY_MIN_SAMPLES and weights is None
     if not large or array_codes is None:
         y_true, y_pred = _listed(y_true), _listed(y_pred)
     codes = (array_codes if array_codes is not None else _int_codes(y_true, y_pred)) if large else None
@@ -365,8 +393,15 @@ def tally(inputs, settings: dict, with_matrix: bool = True) -> tuple[Tally, obje
     matrix = [[0] * k for _ in range(k)]
     support, predicted = [0] * k, [0] * k
     n = outside = 0
+    stray = False
     policy = settings.get("outside", "error")
-    for (t, p), count in Counter(zip(y_true, y_pred)).items():
+    if weights is None:
+        pairs = Counter(zip(y_true, y_pred))
+    else:                             # a pair counts its samples' total weight (exact)
+        pairs = {}
+        for t, p, w in zip(y_true, y_pred, weights):
+            pairs[t, p] = pairs.get((t, p), 0) + w
+    for (t, p), count in pairs.items():
         ti, pi = index.get(t), index.get(p)
         if ti is None or pi is None:
             if policy == "error":
@@ -378,6 +413,7 @@ def tally(inputs, settings: dict, with_matrix: bool = True) -> tuple[Tally, obje
             outside += count
             if policy == "drop":
                 continue
+            stray = True
         n += count
         if ti is not None:
             support[ti] += count
@@ -387,4 +423,5 @@ def tally(inputs, settings: dict, with_matrix: bool = True) -> tuple[Tally, obje
             matrix[ti][pi] += count
     tp = [matrix[j][j] for j in range(k)]
     return Tally(list(classes), matrix if with_matrix else None, n, outside, tp,
-                 [predicted[j] - tp[j] for j in range(k)], [support[j] - tp[j] for j in range(k)], support), pos_label
+                 [predicted[j] - tp[j] for j in range(k)], [support[j] - tp[j] for j in range(k)], support,
+                 stray=stray), pos_label

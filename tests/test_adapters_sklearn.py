@@ -90,6 +90,11 @@ BIN = {"y_true": [0, 1, 1, 0, 1], "y_pred": [1, 1, 0, 0, 0]}
 U = "undefined"
 
 AGREE = [
+    # sample weights [1, 2, 1/2, 1/4] (floats sklearn holds exactly): cells (0,0) 1 + 1/4, (1,1) 2,
+    # (1,0) 1/2; N = 15/4; accuracy (5/4 + 2)/(15/4) = 13/15
+    ("confusion_matrix", {}, {"y_true": [0, 1, 1, 0], "y_pred": [0, 1, 0, 0], "sample_weight": [1, 2, 0.5, 0.25]},
+     [["5/4", "0"], ["1/2", "2"]]),
+    ("accuracy", {}, {"y_true": [0, 1, 1, 0], "y_pred": [0, 1, 0, 0], "sample_weight": [1, 2, 0.5, 0.25]}, "13/15"),
     ("confusion_matrix", {}, A, [["1", "1", "0"], ["0", "2", "0"], ["1", "0", "0"]]),
     # declared order dog, cat, bird: dog->cat; cat->cat, cat->dog; bird->bird
     ("confusion_matrix", {}, {"y_true": ["cat", "dog", "bird", "cat"], "y_pred": ["cat", "cat", "bird", "dog"],
@@ -315,6 +320,8 @@ def test_recorded_exact_values_match_the_hand_derivations():
         "sklearn-confusion_matrix-0001": [],                       # K = 0
         "sklearn-confusion_matrix-0009": [["0"]],                  # the only sample is dropped
         "sklearn-per_class_accuracy-0008": {"0": U},               # class 0 has no row
+        "sklearn-confusion_matrix-0200": [["0"]],                  # the one sample has weight 0
+        "sklearn-per_class_accuracy-0207": {"0": U},               # class 0's row weighs 0
     }
     # tp 0, fp 1, fn 1: F1 = 2 tp / (2 tp + fp + fn) = 0/2, no zero division (the 1.3 entries)
     assert by_id["sklearn-f1-0101"]["exact"] == by_id["sklearn-f1-0102"]["exact"] == "0"
@@ -336,6 +343,8 @@ CLEAN = {
     "no-declared-label-in-y-true": [A, {"y_true": [1, 0], "y_pred": [0, 0], "labels": [0]}],
     # two classes with samples; one class predicted perfectly (sklearn's NaN agrees)
     "adjusted-single-class-division": [A, {"y_true": [0, 0], "y_pred": [0, 0]}],
+    # one weight not 0 is enough
+    "all-zero-weights-raise": [{"y_true": [0, 1], "y_pred": [0, 1], "sample_weight": [0, 0.5]}],
 }
 
 

@@ -344,3 +344,49 @@ def test_ignore_index_leaves_out_the_samples_of_one_true_label():
         a = get_metric(m).compute(inputs, {**conv, "ignore_index": "-100"})
         b = get_metric(m).compute(kept, conv)
         assert a.value == b.value and a.stats == b.stats, m
+
+
+# ------------------------------------------------------------ sample weights
+
+_WEIGHTED = ("confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall", "f1",
+             "balanced_accuracy", "classification_report")
+
+
+@given(classification_inputs(max_samples=8), st.lists(st.integers(0, 3), min_size=8, max_size=8),
+       st.sampled_from(_WEIGHTED), st.sampled_from(("macro", "micro", "weighted", "none")))
+def test_integer_weights_are_repeated_samples(inputs, ws, metric, average):
+    # an independent formulation: a weight w is the sample written w times (0: not at all,
+    # but its labels stay in the union label set, so the union is declared on both sides)
+    n = len(inputs["y_true"])
+    ws = ws[:n]
+    labels = inputs.get("labels") or sorted(set(inputs["y_true"]) | set(inputs["y_pred"]))
+    settings = {"average": average} if metric in ("precision", "recall", "f1") else {}
+    weighted = {**inputs, "labels": labels, "sample_weight": ws}
+    repeated = {"labels": labels,
+                "y_true": [t for t, w in zip(inputs["y_true"], ws) for _ in range(w)],
+                "y_pred": [p for p, w in zip(inputs["y_pred"], ws) for _ in range(w)]}
+    got = compute(metric, weighted, settings)
+    want = compute(metric, repeated, settings)
+    assert str(got.value) == str(want.value) or got.value == want.value
+
+
+def test_weights_scale_out_and_read_exactly():
+    base = {"y_true": [0, 1, 1, 2], "y_pred": [0, 1, 2, 2]}
+    # one weight for all (a float, a text, a Fraction) is the unweighted value
+    for w in (0.5, "3/7", Fraction(5, 2), 10):
+        assert compute("f1", {**base, "sample_weight": [w] * 4}, {}).value == compute("f1", base, {}).value
+    # 0.1 is read as its exact binary value, not as 1/10: accuracy = 1 * 0.1 / (0.1 + 1)
+    v = compute("accuracy", {"y_true": [0, 1], "y_pred": [0, 0], "sample_weight": [0.1, 1]}, {}).value
+    assert v == Fraction(0.1) / (Fraction(0.1) + 1) and v != Fraction(1, 11)
+
+
+def test_weights_are_refused_where_they_are_not_counts():
+    base = {"y_true": [0, 1], "y_pred": [0, 1]}
+    for ws, item in (([1, -2], "sample_weight[1]"), ([1, float("inf")], "sample_weight[1]"),
+                     ([False, 1], "sample_weight[0]"), ([1], "sample_weight"), ("1 1", "sample_weight"),
+                     ([1, None], "sample_weight[1]")):
+        with pytest.raises(InputError) as e:
+            compute("accuracy", {**base, "sample_weight": ws}, {})
+        assert e.value.item == item, ws
+    with pytest.raises(InputError, match="single-label"):
+        compute("accuracy", {"y_true": [[0, 1]], "y_pred": [[0, 1]], "sample_weight": [1]}, {})

@@ -56,3 +56,14 @@ def test_a_float32_one_is_within_the_bounds_property():
                                   / max(len(inputs["y_true"]), 1)))
     r = run_property(fn.adapter, "accuracy", "bounds", KnownIndex(fn.adapter, []), 30)
     assert r.outcome == "pass", (r.message, r.inputs)
+
+
+def test_sample_weights_go_only_to_a_function_that_reads_them():
+    weighted = {**INPUTS, "sample_weight": [1, 1, 2, 0]}   # correct weight 1 + 1 = 2 of 4: 1/2, by hand
+    plain = implementation("accuracy")(lambda inputs: 0.75).adapter
+    v = judge(plain, "accuracy", plain.profile("accuracy"), weighted, explain_it=False)
+    assert v.status == "not-applicable" and "sample weights" in v.message
+    reads = implementation("accuracy", forms=("weighted",))(lambda inputs: 0.5).adapter
+    assert judge(reads, "accuracy", reads.profile("accuracy"), weighted, explain_it=False).status == "agree"
+    wrong = implementation("accuracy", forms=("weighted",))(lambda inputs: 0.75).adapter   # ignores the weights
+    assert judge(wrong, "accuracy", wrong.profile("accuracy"), weighted, explain_it=False).status == "disagree"

@@ -61,6 +61,17 @@ def first_stat_difference(oracle_stats: Mapping, lib_stats: Mapping | None) -> s
     return ""
 
 
+def unread_input(adapter, metric: str, inputs: Mapping) -> str | None:
+    """Why the library cannot be given ``inputs``, or None: an input field that only some
+    libraries read (``sample_weight``: the ``weighted`` input form) and this adapter does not
+    declare (``input_forms``). A library without the parameter is not judged on such a case."""
+    if isinstance(inputs, Mapping) and "sample_weight" in inputs \
+            and "weighted" not in getattr(adapter, "input_forms", {}).get(metric, ()):
+        return (f"the library takes no sample weights for {metric} (the adapter declares no 'weighted' "
+                "input form)")
+    return None
+
+
 def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: bool = True,
           configured=None) -> Verdict:
     """Run the library under ``settings`` on ``inputs`` and compare with the oracle."""
@@ -69,6 +80,9 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
         result = m.compute(inputs, settings)
     except (InputError, ConventionError) as e:
         return Verdict("oracle-error", message=f"{type(e).__name__}: {e}")
+    unread = unread_input(adapter, metric, inputs)
+    if unread:
+        return Verdict("not-applicable", message=unread, oracle_result=result)
     if configured is None:
         configured = adapter.configure(metric, settings)
     if isinstance(configured, Unsupported):
@@ -155,6 +169,9 @@ def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refu
     """The spec refuses ``inputs`` (the oracle raised ``refusal``): the library must refuse
     too. A clear error passes (``refuses``); a value fails (``accepts-invalid``); an
     unrelated crash (IndexError, ZeroDivisionError...) is reported as such (``crash``)."""
+    unread = unread_input(adapter, metric, inputs)
+    if unread:
+        return Verdict("not-applicable", message=unread)
     run, substituted, why = adapter.nearest_setting(metric, settings)
     if run is None:
         return Verdict("not-applicable", message=why)

@@ -123,7 +123,8 @@ PLANS.update({name: Plan(name, SC.for_settings, upper=SC.upper(name), invariance
 PLANS["balanced_accuracy"] = Plan(
     "balanced_accuracy", SC.for_settings, upper=SC.upper("balanced_accuracy"),
     lower=lambda s: None if s.get("adjusted") == "yes" else Fraction(0),
-    invariances=SC.invariances("balanced_accuracy"), identity=SC.perfect_prediction("balanced_accuracy"))
+    invariances=SC.invariances("balanced_accuracy"), identity=SC.perfect_prediction("balanced_accuracy"),
+    forms=SC.forms("balanced_accuracy"))
 
 
 from conformance.strategies import tagging as ST  # noqa: E402

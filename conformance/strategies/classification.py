@@ -113,12 +113,35 @@ def _multilabel_for(settings) -> st.SearchStrategy:
                              declare=True if settings.get("label_set") == "declared" else None)
 
 
+# weights a float holds exactly (what a library receives is then the oracle's rational),
+# 0 (the sample counts for nothing) among them
+WEIGHTS = (0, 1, 1, 2, 3, 0.5, 0.25, 1.5, 10)
+
+
+def _weighted_fits(settings) -> bool:
+    return settings.get("average") != "samples"
+
+
+def _weighted_for(settings) -> st.SearchStrategy:
+    @st.composite
+    def weighted(draw):
+        inputs = draw(for_settings(settings))
+        n = len(inputs["y_true"])
+        if draw(st.integers(0, 5)) == 0:      # now and then one weight for all (a scaling: no change)
+            ws = [draw(st.sampled_from(WEIGHTS[1:]))] * n
+        else:
+            ws = [draw(st.sampled_from(WEIGHTS)) for _ in range(n)]
+        return {**inputs, "sample_weight": ws}
+    return weighted()
+
+
 def forms(metric: str) -> dict:
-    """The other input shapes a metric takes (``Plan.forms``): multilabel indicator rows
-    for precision, recall, F and (subset) accuracy."""
+    """The other input shapes a metric takes (``Plan.forms``): sample weights for every
+    metric, multilabel indicator rows for precision, recall, F and (subset) accuracy."""
+    out = {"weighted": (_weighted_fits, _weighted_for)}
     if metric in ("precision", "recall", "f1", "accuracy"):
-        return {"multilabel": (_multilabel_fits, _multilabel_for)}
-    return {}
+        out["multilabel"] = (_multilabel_fits, _multilabel_for)
+    return out
 
 
 def for_settings(settings) -> st.SearchStrategy:
