@@ -11,6 +11,7 @@
 | ``confusion_matrix`` | ``multiclass_confusion_matrix(input, target, num_classes, normalize)`` |
 | ``label_reciprocal_rank`` | ``reciprocal_rank(input, target, k)``, the mean of its per-sample values (``_torcheval_ranks``) |
 | ``top_k_accuracy`` | ``hit_rate(input, target, k)``, the mean of its per-sample values |
+| ``precision_at_k`` | ``retrieval_precision(input, target, k, limit_k_to_size)`` per query of the run, the mean of its values (``_torcheval_retrieval``) |
 
 Profiles, from the source (torcheval 0.0.7):
 - error rates (``functional/text/word_error_rate.py``, ``helper.py``): ``ipt.split()`` /
@@ -33,9 +34,8 @@ Profiles, from the source (torcheval 0.0.7):
 - perplexity (``functional/text/perplexity.py``): softmax over the vocabulary, the mean negative
   log-probability of the targets over the unmasked positions, exponentiated (aggregate=corpus-token).
 
-Not mapped: ``retrieval_precision`` (one score row and a 0/1 target row per task, precision at
-k of one ranking: the oracle's ``precision_at_k`` takes qrels and a run); ``multiclass_accuracy(k=...)``
-(the top-k reading of score rows is judged through ``hit_rate``).
+Not mapped: ``multiclass_accuracy(k=...)`` (the top-k reading of score rows is judged through
+``hit_rate``).
 """
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ from conformance.protocol import Adapter, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from . import _torcheval_ranks as _ranks
+from . import _torcheval_retrieval as _retrieval
 from . import _torchmetrics_classes as _tm_classes
 from ._bleu_inputs import segments, weight_list
 
@@ -94,7 +95,7 @@ class TorchEval(Adapter):
         "accuracy": {"label_set": _SETS, "outside": ("error",)},
         "balanced_accuracy": {"label_set": _SETS, "outside": ("error",), "adjusted": ("no",)},
         "precision": dict(_PRF), "recall": dict(_PRF), "f1": dict(_PRF, beta=("1",)),
-        **_ranks.CAPABILITIES,
+        **_ranks.CAPABILITIES, **_retrieval.CAPABILITIES,
     }
     profiles = {
         **{m: dict(_WORD_PROFILE) for m in _RATES},
@@ -106,9 +107,9 @@ class TorchEval(Adapter):
         "accuracy": {"label_set": "auto", "outside": "error"},
         "balanced_accuracy": {"label_set": "auto", "outside": "error", "adjusted": "no"},
         "precision": dict(_PRF_PROFILE), "recall": dict(_PRF_PROFILE), "f1": dict(_PRF_PROFILE, beta="1"),
-        **_ranks.PROFILES,
+        **_ranks.PROFILES, **_retrieval.PROFILES,
     }
-    profile_sources = {**_ranks.SOURCES, "*": {
+    profile_sources = {**_ranks.SOURCES, **_retrieval.SOURCES, "*": {
         "tokenize": f"{_SRC}/text/word_error_rate.py _word_error_rate_update: ipt.split(), tgt.split()",
         "aggregate": f"{_SRC}/text/word_error_rate.py: errors += _edit_distance(...), total += len(tgt_tokens); "
                      "errors / total",
@@ -132,7 +133,7 @@ class TorchEval(Adapter):
         "bleu": Tolerance(ulps32=16), "perplexity": Tolerance(ulps=64, rel=Fraction(1, 10 ** 12)),
         "confusion_matrix": Tolerance(ulps32=1), "accuracy": Tolerance(ulps32=1),
         "balanced_accuracy": Tolerance(ulps32=8), "precision": Tolerance(ulps32=8), "recall": Tolerance(ulps32=8),
-        "f1": Tolerance(ulps32=16), **_ranks.TOLERANCES,
+        "f1": Tolerance(ulps32=16), **_ranks.TOLERANCES, **_retrieval.TOLERANCES,
     }
 
     def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
@@ -156,6 +157,8 @@ class TorchEval(Adapter):
             return _tm_classes.options(metric, settings)
         if metric in _ranks.METRICS:
             return _ranks.options(metric, settings)
+        if metric in _retrieval.METRICS:
+            return _retrieval.options(metric, settings)
         return {}
 
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
@@ -179,6 +182,8 @@ class TorchEval(Adapter):
             return _perplexity(options, inputs)
         if metric in _ranks.METRICS:
             return _ranks.call(metric, options, inputs)
+        if metric in _retrieval.METRICS:
+            return _retrieval.call(metric, options, inputs)
         return _classification(metric, options, inputs)
 
     def defect_classifiers(self) -> dict:
@@ -188,14 +193,18 @@ class TorchEval(Adapter):
                 "single-class-refused": lambda m, s, i: m == "confusion_matrix" and _tm_classes.single_class(m, s, i),
                 "short-corpus-raises": _short_corpus,
                 "no-reference-word-inf": lambda m, s, i: m == "wer" and _totals(i)[0] == 0,
-                "empty-side-nan": lambda m, s, i: m in ("wil", "wip") and 0 in _totals(i)}
+                "empty-side-nan": lambda m, s, i: m in ("wil", "wip") and 0 in _totals(i),
+                "topk-tie-order": _retrieval.ties_at_cutoff,
+                "empty-ranking-nan": _retrieval.empty_ranking_at_every_rank}
 
     def defect_models(self) -> dict:
         from .torchmetrics import _max_length_model
         return {"max-length-as-hits": _max_length_model,
                 "macro-drops-unseen-declared-classes": _tm_classes.macro_drops_unseen_model,
                 "no-reference-word-inf": lambda m, s, i: float("inf"),
-                "empty-side-nan": lambda m, s, i: float("nan")}
+                "empty-side-nan": lambda m, s, i: float("nan"),
+                "topk-tie-order": _retrieval.topk_model,
+                "empty-ranking-nan": lambda m, s, i: float("nan")}
 
 
 def _totals(inputs: Mapping) -> tuple:

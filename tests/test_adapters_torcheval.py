@@ -119,3 +119,30 @@ def test_hit_rate_is_top_k_accuracy_with_the_target_first_among_ties(a):
     _, out, res = run(a, "top_k_accuracy", {"k": "2"}, _DOC)
     assert res.value == Fraction(1, 2) and out.value == Fraction(1, 2)
     assert out.raw == [1.0, 0.0, 0.0, 1.0]
+
+
+# retrieval_precision's documented example (functional/ranking/retrieval_precision.py docstring):
+# scores [0.2, 0.3, 0.5, 0.1, 0.3, 0.5, 0.2], targets [0, 0, 1, 1, 1, 0, 1]: 4 relevant of 7;
+# the top 2 are the two 0.5s (d2 relevant, d5 not): 1/2; the top 4 add the two 0.3s (d1 not,
+# d4 relevant): 2/4; k=10 divides the 4 relevant by 10, limit_k_to_size by min(10, 7) = 7
+_SCORES = [0.2, 0.3, 0.5, 0.1, 0.3, 0.5, 0.2]
+_RUN = {"qrels": {"q": {f"d{i}": t for i, t in enumerate([0, 0, 1, 1, 1, 0, 1])}},
+        "run": {"q": {f"d{i}": s for i, s in enumerate(_SCORES)}}}
+
+
+@pytest.mark.parametrize("conv,hand,printed", [({}, Fraction(4, 7), 0.571), ({"k": "2"}, Fraction(1, 2), 0.5),
+                                               ({"k": "4"}, Fraction(1, 2), 0.5), ({"k": "10"}, Fraction(2, 5), 0.4),
+                                               ({"k": "10", "precision_denominator": "retrieved"}, Fraction(4, 7), 0.571)])
+def test_retrieval_precision_of_the_documented_example(a, conv, hand, printed):
+    _, out, res = run(a, "precision_at_k", conv, _RUN)
+    assert res.value == hand
+    assert float(out.value) == pytest.approx(printed, abs=5e-4) and float(out.value) == pytest.approx(hand, rel=1e-7)
+
+
+def test_retrieval_precision_averages_the_queries_of_the_run(a):
+    # q1: 1 relevant of 2 at k=2: 1/2; q2: 0 of 2: 0; a qrels-only query q3 is not in the run
+    # (queries=run): mean (1/2 + 0)/2 = 1/4
+    inputs = {"qrels": {"q1": {"x": 1}, "q2": {}, "q3": {"z": 1}},
+              "run": {"q1": {"x": 2.0, "y": 1.0}, "q2": {"u": 2.0, "v": 1.0}}}
+    _, out, res = run(a, "precision_at_k", {"k": "2"}, inputs)
+    assert res.value == Fraction(1, 4) and out.value == Fraction(1, 4)
