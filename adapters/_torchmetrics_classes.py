@@ -43,24 +43,25 @@ def _int_label(value: str, settings: Mapping[str, str]) -> bool:
 
 
 _PRF = {"label_set": _SETS, "outside": ("error",), "average": ("micro", "macro", "weighted", "none", "binary"),
-        "zero_division": ("zero", "one"), "ignore_index": _int_label}
+        "zero_division": ("zero", "one"), "ignore_index": _int_label, "top_k": ("1", "2", "3")}
 CAPABILITIES = {
     "confusion_matrix": {"label_set": _SETS, "outside": ("error",), "normalize": ("none", "true", "pred", "all"),
                          "ignore_index": _int_label},
-    "accuracy": {"label_set": _SETS, "outside": ("error",), "ignore_index": _int_label},
+    "accuracy": {"label_set": _SETS, "outside": ("error",), "ignore_index": _int_label, "top_k": ("1", "2", "3")},
     "per_class_accuracy": {"label_set": _SETS, "outside": ("error",), "ignore_index": _int_label},
     "balanced_accuracy": {"label_set": _SETS, "outside": ("error",), "adjusted": ("no",), "ignore_index": _int_label},
     "precision": dict(_PRF), "recall": dict(_PRF), "f1": dict(_PRF, beta=ANY),
 }
-_PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "macro", "zero_division": "zero"}
+_PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "macro", "zero_division": "zero", "top_k": "1"}
 PROFILES = {
     "confusion_matrix": {"label_set": "auto", "outside": "error", "normalize": "none"},
-    "accuracy": {"label_set": "auto", "outside": "error"},
+    "accuracy": {"label_set": "auto", "outside": "error", "top_k": "1"},
     "per_class_accuracy": {"label_set": "auto", "outside": "error"},
     "balanced_accuracy": {"label_set": "auto", "outside": "error", "adjusted": "no"},
     "precision": dict(_PRF_PROFILE), "recall": dict(_PRF_PROFILE), "f1": dict(_PRF_PROFILE, beta="1"),
 }
-INPUT_FORMS = {m: ("multilabel",) for m in ("precision", "recall", "f1")}
+INPUT_FORMS = {m: ("multilabel", "scores") for m in ("precision", "recall", "f1")}
+INPUT_FORMS["accuracy"] = ("scores",)
 SOURCES = {
     "average": "torchmetrics/functional/classification/precision_recall.py multiclass_precision(average='macro') "
                "(multiclass_recall, multiclass_f1_score alike)",
@@ -71,6 +72,9 @@ SOURCES = {
     "normalize": "classification/confusion_matrix.py multiclass_confusion_matrix(normalize=None)",
     "ignore_index": "classification/stat_scores.py multiclass_stat_scores(ignore_index=None): 'Specifies a target "
                     "value that is ignored and does not contribute to the metric calculation'",
+    "top_k": "classification/stat_scores.py multiclass_stat_scores(top_k=1): 'Number of highest probability or "
+             "logit score predictions considered to find the correct label, relevant only for (multi-dimensional) "
+             "multi-class inputs'; _refine_preds_oh: the target where it is among topk, else the top-1 index",
 }
 # float32: a per-class ratio is one float32 division of integer counts (exact below 2**24);
 # a macro or weighted average adds a float32 sum of weighted ratios and a division.
@@ -95,6 +99,7 @@ def options(metric: str, settings: Mapping[str, str]) -> dict:
             "normalize": settings.get("normalize", "none"), "ignore_index": settings.get("ignore_index", "none")}
     if "beta" in settings:
         opts["beta"] = settings["beta"]
+    opts["top_k"] = int(settings.get("top_k", "1"))
     return opts
 
 
@@ -173,6 +178,8 @@ def _py(x):
 def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
     import torchmetrics.functional.classification as C
 
+    if "y_score" in inputs:
+        return _scored(metric, options, inputs)
     if _rows(inputs["y_true"]) or _rows(inputs["y_pred"]):
         if all(len(r) == 1 for r in list(inputs["y_true"]) + list(inputs["y_pred"])):
             # an n x 1 indicator is a column of labels (the oracle reads it so, as scikit-learn does)
@@ -217,6 +224,45 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
     v = fn(preds, target, num_classes=c, average=average, zero_division=zd, **kw, **ig)
     if average == "none":
         return LibraryOutput(value={lab: float(x) for lab, x in zip(labels, v.tolist())})
+    return LibraryOutput(value=float(v))
+
+
+def score_tensors(inputs: Mapping):
+    """(preds: float64 N x C, target: class indices, classes) of score-row input; the columns are
+    the declared labels (or 0..C-1); a true label outside them is index C (the library refuses it)."""
+    import torch
+    rows, y_true = inputs["y_score"], [_py(y) for y in inputs["y_true"]]
+    classes = list(inputs["labels"]) if inputs.get("labels") is not None else list(range(len(rows[0]) if rows else 0))
+    index = {c: i for i, c in enumerate(classes)}
+    try:
+        preds = torch.tensor([[float(Fraction(x)) if isinstance(x, str) else float(x) for x in r] for r in rows],
+                             dtype=torch.float64)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise Skip("scores torch cannot hold as float64") from None
+    return preds, torch.tensor([index.get(y, len(classes)) for y in y_true], dtype=torch.long), classes
+
+
+def _scored(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+    """Rows of class scores: ``preds`` of shape (N, C), ``top_k``."""
+    import torchmetrics.functional.classification as C
+    if metric not in ("accuracy", "precision", "recall", "f1"):
+        raise Skip(f"{metric}: the adapter passes score rows to accuracy, precision, recall and F only")
+    if options["label_set"] == "union":
+        raise Skip("label_set=union: torchmetrics' classes are the score columns (num_classes), not the labels seen")
+    if options.get("ignore_index", "none") != "none" or options.get("average") == "binary":
+        raise Skip("score rows with ignore_index or average=binary are not passed")
+    if not inputs["y_score"]:
+        raise Skip("no sample: torchmetrics cannot shape an empty score matrix")
+    preds, target, classes = score_tensors(inputs)
+    kw = {"num_classes": len(classes), "top_k": options["top_k"]}
+    if metric == "accuracy":
+        return LibraryOutput(value=float(C.multiclass_accuracy(preds, target, average="micro", **kw)))
+    average, zd = options["average"], options["zero_division"]
+    fn = {"precision": C.multiclass_precision, "recall": C.multiclass_recall, "f1": C.multiclass_fbeta_score}[metric]
+    extra = {"beta": _beta(options)} if metric == "f1" else {}
+    v = fn(preds, target, average=average, zero_division=zd, **extra, **kw)
+    if average == "none":
+        return LibraryOutput(value={lab: float(x) for lab, x in zip(classes, v.tolist())})
     return LibraryOutput(value=float(v))
 
 
@@ -274,24 +320,84 @@ def _seen(inputs: Mapping) -> set:
     return {_py(y) for y in list(inputs["y_true"]) + list(inputs["y_pred"])}
 
 
+def as_labels(inputs: Mapping, settings: Mapping[str, str]) -> Mapping:
+    """Score-row input as the label input the library's predictions make of it (other input
+    unchanged): k = 1 takes ``argmax`` (the first of equal scores: stat_scores.py
+    _multiclass_stat_scores_format ``preds.argmax(dim=1)``); k > 1 takes ``torch.topk(preds,
+    k)`` and keeps the target where it is among those indices, else the first of them
+    (_refine_preds_oh: ``top_1_indices = top_k_indices[:, 0]``). The order ``topk`` gives equal
+    scores is not documented (it depends on the tensor's shape and size)."""
+    if "y_score" not in inputs:
+        return inputs
+    import torch
+    preds, target, classes = score_tensors(inputs)
+    k = int(settings.get("top_k", "1"))
+    if k == 1:
+        picked = preds.argmax(dim=1).tolist()
+    else:
+        # as the library holds them: preds reshaped to (N, C, 1) (_multiclass_stat_scores_format:
+        # preds.reshape(*preds.shape[:2], -1)), targets to (N, 1); topk's order of equal scores
+        # depends on that shape
+        p3, t2 = preds.reshape(*preds.shape[:2], -1), target.reshape(target.shape[0], -1)
+        top = torch.topk(p3, k=k, dim=1).indices
+        hit = (top == t2.unsqueeze(1)).any(dim=1)
+        picked = torch.where(hit, t2, top[:, 0]).reshape(-1).tolist()
+    out = {key: v for key, v in inputs.items() if key != "y_score"}
+    out["y_pred"] = [classes[j] for j in picked]
+    return out
+
+
+def topk_tie_order(metric: str, settings: Mapping[str, str], inputs: Mapping) -> bool:
+    """Applies: score rows under top_k > 1 where the predictions ``topk``'s order of equal
+    scores makes differ from the canonical ones (equal scores by column, the first first)."""
+    if "y_score" not in inputs or int(settings.get("top_k", "1")) == 1:
+        return False
+    try:
+        from oracle.tally import predicted_from_scores
+        return as_labels(inputs, settings)["y_pred"] != predicted_from_scores(inputs, int(settings["top_k"]))
+    except Exception:
+        return False
+
+
+def topk_tie_order_model(metric: str, settings: Mapping[str, str], inputs: Mapping):
+    """The oracle on the library's predictions (and over the labels seen where its macro
+    average drops the others, ``macro_drops_unseen``)."""
+    from oracle.registry import compute
+    labelled = as_labels(inputs, settings)
+    if macro_drops_unseen(metric, settings, labelled):
+        return macro_drops_unseen_model(metric, settings, labelled)
+    return compute(metric, labelled, settings).value
+
+
 def macro_drops_unseen(metric: str, settings: Mapping[str, str], inputs: Mapping) -> bool:
     """Applies: P, R or F under a macro average, single-label input, and a declared label
-    that is neither a sample's label nor a prediction (tp + fp + fn = 0)."""
+    that is neither a sample's label nor a prediction (tp + fp + fn = 0); with score rows
+    under top_k > 1, a declared class without a sample (tp + fn = 0: utilities/compute.py
+    ``weights[tp + fp + fn == 0 if top_k == 1 else tp + fn == 0] = 0.0``)."""
     if metric not in ("precision", "recall", "f1") or settings.get("average") != "macro":
         return False
     try:
+        scored = "y_score" in inputs and int(settings.get("top_k", "1")) > 1
+        inputs = as_labels(inputs, settings)
         if _rows(inputs["y_true"]) or _rows(inputs["y_pred"]) or inputs.get("labels") is None:
             return False
-        return bool(set(map(_py, inputs["labels"])) - _seen(inputs))
+        seen = {_py(y) for y in inputs["y_true"]} if scored else _seen(inputs)
+        return bool(set(map(_py, inputs["labels"])) - seen)
     except Exception:
         return False
 
 
 def macro_drops_unseen_model(metric: str, settings: Mapping[str, str], inputs: Mapping):
     """The library's value: the macro average over the labels seen, the oracle under
-    label_set=union (the classes with tp + fp + fn > 0)."""
+    label_set=union (the classes with tp + fp + fn > 0); with score rows under top_k > 1,
+    the mean of the per-class values over the classes with a sample."""
     from oracle.registry import compute
-    return compute(metric, inputs, {**settings, "label_set": "union"}).value
+    labelled = as_labels(inputs, settings)
+    if "y_score" in inputs and int(settings.get("top_k", "1")) > 1:
+        per = compute(metric, labelled, {**settings, "average": "none"}).value
+        supported = [c for c in per if any(_py(y) == c for y in labelled["y_true"])]
+        return sum((per[c] for c in supported), Fraction(0)) / len(supported) if supported else Fraction(0)
+    return compute(metric, labelled, {**settings, "label_set": "union"}).value
 
 
 def predicted_only_class(metric: str, settings: Mapping[str, str], inputs: Mapping) -> bool:

@@ -36,7 +36,7 @@ Knobs and the arguments they set:
 - ``average``: ``micro``, ``macro``, ``weighted``, ``binary`` (with ``pos_label``,
   default 1) and ``none`` -> ``average=None`` (an array, returned here as
   ``{label: value}`` keyed by sklearn's own label order).
-- ``sample_weight`` (inputs): passed as floats to every call (the property inputs'
+- ``sample_weight`` (inputs): passed as floats to every call (a text "1/3" as the nearest double; the property inputs'
   weights are binary fractions, which a float holds exactly).
 - ``average=samples`` and multilabel indicator input (rows of 0/1, ``input_forms``)
   go to the same calls: scikit-learn reads rows as a 'multilabel-indicator'
@@ -246,7 +246,8 @@ class SKLearn(Adapter):
         if metric in _scores.METRICS:
             return _scores.call(metric, options, inputs)
         y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
-        sw = [float(w) for w in inputs["sample_weight"]] if "sample_weight" in inputs else None
+        sw = [float(Fraction(w)) if isinstance(w, str) else float(w) for w in inputs["sample_weight"]] \
+            if "sample_weight" in inputs else None
         labels = _labels_arg(options["label_set"], inputs)
         zd = options.get("zero_division", "warn")
         zd = np.nan if zd == "nan" else zd

@@ -77,6 +77,7 @@ class TorchMetrics(Adapter):
                 "single-class-refused": _classes.single_class,
                 "all-queries-skipped-zero": _all_skipped,
                 "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen,
+                "topk-tie-order": _classes.topk_tie_order,
                 "predicted-only-class-counts-zero": _classes.predicted_only_class,
                 "negative-gain-in-ideal": _retrieval.has_negative_grade}
 
@@ -86,6 +87,7 @@ class TorchMetrics(Adapter):
                 "torch-sort-tie-order": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=False),
                 "non-positive-score-not-relevant": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=True),
                 "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen_model,
+                "topk-tie-order": _classes.topk_tie_order_model,
                 "all-queries-skipped-zero": lambda metric, settings, inputs: 0,
                 "predicted-only-class-counts-zero": _classes.predicted_only_class_model,
                 "negative-gain-in-ideal": _retrieval.negative_ideal_model}

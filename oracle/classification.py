@@ -7,6 +7,16 @@ Inputs: ``{"y_true": [label, ...], "y_pred": [label, ...]}`` with optional
 string; all labels of one input (y_true, y_pred, labels, pos_label) are of one
 kind. Sample i is the pair (y_true[i], y_pred[i]).
 
+Instead of y_pred, ``"y_score": [[s_1, ..., s_C], ...]``: a row of class scores per
+sample, the columns being ``labels`` in order (or the ints 0..C-1 without labels). The
+prediction of sample i is its highest-scored class (the first column among equal
+scores, as ``argmax`` documents it in NumPy and torch); under ``top_k`` = k (accuracy,
+precision, recall, F), its true label when that label is among its k highest-scored
+classes (equal scores again by column), else its highest-scored class (torchmetrics
+``top_k``, functional/classification/stat_scores.py ``_refine_preds_oh``). Top-k
+accuracy is then the share of samples whose label is among their k best. The scores are
+read exactly (``oracle.score_ranking``); k above C is an InputError.
+
 Optional ``"sample_weight": [w, ...]`` (single-label input): one non-negative
 rational per sample (an int, a float read as its exact binary value, a Fraction
 or a text '1/3'); every count below becomes the sum of the weights of the
@@ -113,7 +123,7 @@ from .exact import Undefined
 from .multilabel import indicator_tally, is_multilabel, subset_accuracy
 from .tally import Tally, tally
 from .classification_knobs import (ADJUSTED, AVERAGE, BETA, IGNORE_INDEX, LABEL_SET, NORMALIZE,  # noqa: F401
-                                  NO_WEIGHT, OUTSIDE, OUTSIDE_PRF, ZERO_DIVISION, IgnoreKnob)
+                                  NO_WEIGHT, OUTSIDE, OUTSIDE_PRF, TOP_K, ZERO_DIVISION, IgnoreKnob)
 
 
 # --------------------------------------------------------- ratios and averages
@@ -402,23 +412,25 @@ CONFUSION_MATRIX = Metric(
     knobs=(LABEL_SET, OUTSIDE, NORMALIZE, IGNORE_INDEX), inputs=_INPUTS, compute_fn=compute_confusion_matrix)
 ACCURACY = Metric(
     name="accuracy", family="classification", summary="Fraction of samples whose prediction equals the truth",
-    knobs=(LABEL_SET, OUTSIDE, IGNORE_INDEX), inputs=_INPUTS, compute_fn=compute_accuracy)
+    knobs=(LABEL_SET, OUTSIDE, IGNORE_INDEX, TOP_K), inputs=_INPUTS, compute_fn=compute_accuracy)
 PER_CLASS_ACCURACY = Metric(
     name="per_class_accuracy", family="classification",
     summary="Per class: the diagonal cell over its row sum (= per-class recall); no samples: not measured",
     knobs=(LABEL_SET, OUTSIDE, IGNORE_INDEX), inputs=_INPUTS, compute_fn=compute_per_class_accuracy)
 PRECISION = Metric(
     name="precision", family="classification", summary="tp / (tp + fp), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, IGNORE_INDEX), inputs=_INPUTS, compute_fn=_prf("precision"),
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, IGNORE_INDEX, TOP_K), inputs=_INPUTS,
+    compute_fn=_prf("precision"),
     inert_fn=_prf_inert)
 RECALL = Metric(
     name="recall", family="classification", summary="tp / (tp + fn), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, IGNORE_INDEX), inputs=_INPUTS, compute_fn=_prf("recall"),
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, IGNORE_INDEX, TOP_K), inputs=_INPUTS,
+    compute_fn=_prf("recall"),
     inert_fn=_prf_inert)
 F1 = Metric(
     name="f1", family="classification",
     summary="F-beta = (1+b^2) tp / ((1+b^2) tp + b^2 fn + fp), per class or averaged",
-    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, BETA, IGNORE_INDEX), inputs=_INPUTS,
+    knobs=(LABEL_SET, OUTSIDE_PRF, AVERAGE, ZERO_DIVISION, NO_WEIGHT, BETA, IGNORE_INDEX, TOP_K), inputs=_INPUTS,
     compute_fn=_prf("f1"), inert_fn=_prf_inert)
 BALANCED_ACCURACY = Metric(
     name="balanced_accuracy", family="classification",

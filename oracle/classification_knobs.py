@@ -103,3 +103,12 @@ ADJUSTED = Knob(
     sources={"no": "Brodersen et al. 2010: mean per-class recall",
              "yes": f"{_SK} balanced_accuracy_score(adjusted=True): (score - 1/K) / (1 - 1/K)"},
     key="adj")
+
+TOP_K = Knob(
+    "top_k", "score rows (y_score): a sample counts as predicting its true label when that label is among "
+    "its k highest-scored classes, else its highest-scored class", "1", kind="int", minimum=1,
+    sources={"1": "the highest-scored class is the prediction (argmax; first column among equal scores)",
+             "*": "torchmetrics multiclass_accuracy / _precision / _recall / _fbeta_score(top_k): 'Number of "
+                  "highest probability or logit score predictions considered to find the correct label' "
+                  "(functional/classification/stat_scores.py _refine_preds_oh, from pull request #2839, 2024-11)"},
+    key="topk")

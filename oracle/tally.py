@@ -14,7 +14,7 @@ from operator import setitem
 from .conventions import InputError
 
 
-_FIELDS = ("y_true", "y_pred", "labels", "pos_label", "sample_weight")
+_FIELDS = ("y_true", "y_pred", "labels", "pos_label", "sample_weight", "y_score")
 
 # ------------------------------------------------------------------ input
 
@@ -88,6 +88,8 @@ def _read(inputs, settings: dict):
     unknown = sorted(set(inputs) - set(_FIELDS))
     if unknown:
         raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are {', '.join(_FIELDS)}", item=unknown[0])
+    if "y_score" in inputs:
+        inputs = dict(inputs, y_pred=predicted_from_scores(inputs, int(settings.get("top_k", "1"))))
     for name in ("y_true", "y_pred"):
         if name not in inputs:
             raise InputError(f"inputs: missing field {name!r}", item=name)
@@ -146,6 +148,47 @@ def _read(inputs, settings: dict):
         pos_label = kind.check(_label(inputs.get("pos_label", 1), "pos_label"), "pos_label")
     codes = (arrays["y_true"], arrays["y_pred"]) if "y_true" in arrays and "y_pred" in arrays else None
     return y_true, y_pred, classes, pos_label, codes, weights
+
+
+def predicted_from_scores(inputs, k: int) -> list:
+    """The predicted label of each sample from its row of class scores (``y_score``; the
+    columns are ``labels`` in order, or the ints 0..C-1): the true label when it is among
+    the k highest-scored classes, else the highest-scored class (torchmetrics'
+    ``top_k``: stat_scores.py ``_refine_preds_oh``, "replacing entries with target one-hot
+    when there's an intersection ... uses the top-1 prediction"); with k = 1, the
+    highest-scored class. Equal scores rank by column, the first first (``argmax``:
+    "the indices corresponding to the first occurrence are returned", NumPy and torch)."""
+    from .score_ranking import _score
+    if "y_pred" in inputs:
+        raise InputError("y_score: give y_pred (labels) or y_score (a row of class scores per sample), not both",
+                         item="y_score")
+    ys, yt = inputs["y_score"], inputs.get("y_true")
+    if hasattr(ys, "tolist") and not isinstance(ys, (list, tuple)):
+        ys = ys.tolist()
+    if hasattr(yt, "tolist") and not isinstance(yt, (list, tuple)):
+        yt = yt.tolist()
+    if not isinstance(ys, (list, tuple)):
+        raise InputError(f"y_score: expected a list of score rows, got {type(ys).__name__}", item="y_score")
+    if not isinstance(yt, (list, tuple)):
+        return []                                  # the label reader names y_true's problem
+    if len(ys) != len(yt):
+        raise InputError(f"y_score: {len(ys)} rows but y_true has {len(yt)}", item="y_score")
+    if not ys:
+        return []
+    width = len(ys[0]) if isinstance(ys[0], (list, tuple)) else None
+    classes = list(inputs["labels"]) if isinstance(inputs.get("labels"), (list, tuple)) else list(range(width or 0))
+    if k > len(classes):
+        raise InputError(f"top_k: {k} is more than the {len(classes)} classes of the score rows", item="top_k")
+    out = []
+    for i, (row, t) in enumerate(zip(ys, yt)):
+        if not isinstance(row, (list, tuple)) or len(row) != len(classes):
+            got = f"{len(row)} scores" if isinstance(row, (list, tuple)) else type(row).__name__
+            raise InputError(f"y_score[{i}]: {got} for the {len(classes)} classes {classes!r}", item=f"y_score[{i}]")
+        v = [_score(x, f"y_score[{i}][{j}]") for j, x in enumerate(row)]
+        order = sorted(range(len(v)), key=lambda j: (-v[j], j))
+        top = order[:k]
+        out.append(t if any(classes[j] == t and type(classes[j]) is type(t) for j in top) else classes[order[0]])
+    return out
 
 
 def _weights(ws, n: int) -> list:

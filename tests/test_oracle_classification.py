@@ -249,7 +249,7 @@ def test_f_beta_is_the_harmonic_form_where_p_and_r_are_defined():
 
 
 def test_signatures_name_every_knob():
-    assert get_metric("f1").signature() == "f1|labels:auto|outside:error|avg:macro|zd:zero|nowt:undefined|beta:1|ign:none|oracle:1"
+    assert get_metric("f1").signature() == "f1|labels:auto|outside:error|avg:macro|zd:zero|nowt:undefined|beta:1|ign:none|topk:1|oracle:1"
     assert get_metric("balanced_accuracy").signature({"adjusted": True}) == \
         "balanced_accuracy|labels:auto|outside:error|adj:yes|ign:none|oracle:1"
     sigs = {get_metric("precision").signature({"average": a, "zero_division": z})
@@ -390,3 +390,54 @@ def test_weights_are_refused_where_they_are_not_counts():
         assert e.value.item == item, ws
     with pytest.raises(InputError, match="single-label"):
         compute("accuracy", {"y_true": [[0, 1]], "y_pred": [[0, 1]], "sample_weight": [1]}, {})
+
+
+# ------------------------------------------------------------ rows of class scores (top_k)
+
+from conformance.strategies.classification import _scores_for  # noqa: E402
+
+
+@given(_scores_for({}), st.integers(1, 4), st.sampled_from(("precision", "recall", "f1", "accuracy")),
+       st.sampled_from(("macro", "micro", "weighted", "none")))
+def test_score_rows_predict_by_argmax_or_the_target_among_the_top_k(inputs, k, metric, average):
+    # an independent formulation: NumPy's argmax (its documented first of equal maxima) and
+    # its stable argsort of the negated scores for the k highest
+    import numpy as np
+    classes = inputs["labels"]
+    assume(k <= len(classes))
+    scores = np.array([[float(x) for x in r] for r in inputs["y_score"]])
+    y_pred = []
+    for t, row in zip(inputs["y_true"], scores):
+        top = [classes[j] for j in np.argsort(-row, kind="stable")[:k]]
+        y_pred.append(t if t in top else classes[int(np.argmax(row))])
+    settings = {"top_k": str(k)}
+    if metric != "accuracy":
+        settings["average"] = average
+    want = compute(metric, {"y_true": inputs["y_true"], "y_pred": y_pred, "labels": classes}, settings).value
+    assert compute(metric, inputs, settings).value == want
+
+
+@st.composite
+def _distinct_score_rows(draw):
+    c = draw(st.integers(3, 5))
+    n = draw(st.integers(1, 8))
+    rows = [[Fraction(x, 8) for x in draw(st.permutations(range(c)))] for _ in range(n)]
+    return {"y_true": [draw(st.integers(0, c - 1)) for _ in range(n)], "y_score": rows, "labels": list(range(c))}
+
+
+@given(_distinct_score_rows(), st.integers(1, 5))
+def test_top_k_accuracy_of_distinct_scores_is_the_share_of_hits(inputs, k):
+    # with distinct scores no tie rule matters: the score-ranking family's top_k_accuracy agrees
+    assume(k <= len(inputs["labels"]))
+    got = compute("accuracy", inputs, {"top_k": str(k)}).value
+    assert got == compute("top_k_accuracy", inputs, {"k": str(k)}).value
+    if k == len(inputs["labels"]):
+        assert got == 1
+
+
+def test_score_rows_are_refused_with_the_offending_row_named():
+    with pytest.raises(InputError) as e:
+        compute("accuracy", {"y_true": [0, 1], "y_score": [[1, 0], [0, 1, 2]]}, {})
+    assert e.value.item == "y_score[1]"
+    with pytest.raises(InputError, match="top_k: 3 is more than the 2 classes"):
+        compute("accuracy", {"y_true": [0], "y_score": [[1, 0]]}, {"top_k": "3"})

@@ -63,12 +63,18 @@ def first_stat_difference(oracle_stats: Mapping, lib_stats: Mapping | None) -> s
 
 def unread_input(adapter, metric: str, inputs: Mapping) -> str | None:
     """Why the library cannot be given ``inputs``, or None: an input field that only some
-    libraries read (``sample_weight``: the ``weighted`` input form) and this adapter does not
-    declare (``input_forms``). A library without the parameter is not judged on such a case."""
-    if isinstance(inputs, Mapping) and "sample_weight" in inputs \
-            and "weighted" not in getattr(adapter, "input_forms", {}).get(metric, ()):
+    libraries read (``sample_weight``: the ``weighted`` input form; classification score rows,
+    ``y_score``: the ``scores`` form) and this adapter does not declare (``input_forms``). A
+    library without the parameter is not judged on such a case."""
+    if not isinstance(inputs, Mapping):
+        return None
+    forms = getattr(adapter, "input_forms", {}).get(metric, ())
+    if "sample_weight" in inputs and "weighted" not in forms:
         return (f"the library takes no sample weights for {metric} (the adapter declares no 'weighted' "
                 "input form)")
+    if "y_score" in inputs and "y_pred" not in inputs and "scores" not in forms \
+            and get_metric(metric).family == "classification":
+        return (f"the adapter passes no rows of class scores to {metric} (it declares no 'scores' input form)")
     return None
 
 

@@ -135,12 +135,44 @@ def _weighted_for(settings) -> st.SearchStrategy:
     return weighted()
 
 
+# scores with many ties (a tie at the k-th place decides a top-k prediction) and some distinct
+SCORES = (0, 0.25, 0.5, 0.5, 0.75, 1, 0.1, 0.3, 0.7, 2.5)
+
+
+def _scores_fits(settings) -> bool:
+    return settings.get("average") not in ("binary", "samples") and settings.get("outside", "error") == "error" \
+        and settings.get("label_set", "auto") != "union"
+
+
+def _scores_for(settings) -> st.SearchStrategy:
+    """Score rows (``y_score``) over 3 or 4 declared classes (ints 0..C-1 or strings, the
+    columns in the declared order); a true label is now and then the top-scored class,
+    often tied with others."""
+    @st.composite
+    def scores(draw):
+        pool = draw(st.sampled_from((INT_LABELS, STR_LABELS)), label="label kind")
+        c = draw(st.integers(3, len(pool)))
+        classes = list(range(c)) if pool is INT_LABELS else list(draw(st.permutations(pool)))[:c]
+        n = draw(st.integers(1, 10), label="samples")
+        y_true = [draw(st.sampled_from(classes)) for _ in range(n)]
+        rows = []
+        for t in y_true:
+            row = [draw(st.sampled_from(SCORES)) for _ in range(c)]
+            if draw(st.integers(0, 3)) == 0:          # the true class on top (maybe tied)
+                row[classes.index(t)] = max(row)
+            rows.append(row)
+        return {"y_true": y_true, "y_score": rows, "labels": classes}
+    return scores()
+
+
 def forms(metric: str) -> dict:
     """The other input shapes a metric takes (``Plan.forms``): sample weights for every
-    metric, multilabel indicator rows for precision, recall, F and (subset) accuracy."""
+    metric; multilabel indicator rows and rows of class scores (``y_score``, read under
+    ``top_k``) for precision, recall, F and accuracy."""
     out = {"weighted": (_weighted_fits, _weighted_for)}
     if metric in ("precision", "recall", "f1", "accuracy"):
         out["multilabel"] = (_multilabel_fits, _multilabel_for)
+        out["scores"] = (_scores_fits, _scores_for)
     return out
 
 
