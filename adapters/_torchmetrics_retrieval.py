@@ -34,6 +34,8 @@ the run and only the judgements of retrieved documents (profile, from the source
   ``ties=trec_eval`` is the profile, and an input whose value depends on the tie order is a
   finding of the run.
 - The binary measures take ``target = grade >= threshold``.
+- ``score_precision=float32``: the scores are cast to float32 before they are ranked
+  (utilities/checks.py ``preds = preds.float()``), so two scores one float32 holds alike tie.
 """
 from __future__ import annotations
 
@@ -47,8 +49,9 @@ from ._ranking_inputs import cut, float_run
 METRICS = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
            "r_precision", "ndcg")
 _CAPS = {"k": ANY, "threshold": ANY, "duplicates": ANY, "no_relevant": ("zero", "skip", "one", "error"),
-         "queries": ("run",), "missing": ANY, "empty_judgments": ANY}
-_PROFILE = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "queries": "run"}
+         "queries": ("run",), "missing": ANY, "empty_judgments": ANY, "score_precision": ("float32",)}
+_PROFILE = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "queries": "run",
+            "score_precision": "float32"}
 
 CAPABILITIES = {
     "hit_rate": dict(_CAPS), "reciprocal_rank": dict(_CAPS),
@@ -84,6 +87,8 @@ SOURCES = {
     "negative": "functional/retrieval/ndcg.py: the target values are the gains, as given",
     "threshold_gains": "functional/retrieval/ndcg.py _dcg_sample_scores: the gain of a row is its target value, "
                        "with no relevance level below which it is dropped",
+    "score_precision": "utilities/checks.py _check_retrieval_target_and_prediction_types: 'preds = preds.float()' "
+                       "(its docstring: 'preds: as torch.float32'): scores a float32 cannot tell apart tie",
 }
 # float64 scores; the values are float32 (torch.arange(..., dtype=torch.float32),
 # .float()) means of per-query float32 values: a few float32 roundings per query and a mean.
@@ -252,6 +257,8 @@ def has_negative_grade(metric, settings, inputs) -> bool:
 
 def negative_ideal_model(metric, settings, inputs):
     """The library's nDCG when a grade is negative, in floats (torchmetrics 1.x):
+    - the scores are float32 (utilities/checks.py ``preds = preds.float()``), so scores one
+      float32 holds alike are one tie group;
     - retrieval/base.py compute: a query whose targets sum to 0 (``if not mini_target.sum()``)
       is empty: 0.0 under empty_target_action='neg', 1.0 under 'pos', left out under 'skip';
     - functional/retrieval/ndcg.py: DCG with the tie-averaged gains (``_tie_average_dcg``:
@@ -262,11 +269,15 @@ def negative_ideal_model(metric, settings, inputs):
       DCG of exactly 0 gives 0.
     The mean of the per-query values; None when no query is left."""
     import math
+
+    import numpy as np
     run, qrels = float_run(inputs), inputs["qrels"]
     k = cut(settings)
     rule = settings.get("no_relevant", "zero")
     values = []
     for q, ranking in run.items():
+        with np.errstate(over="ignore"):   # the scores as the library holds them: float32
+            ranking = {d: float(np.float32(v)) for d, v in ranking.items()}
         docs = list(ranking)
         target = [int(qrels.get(q, {}).get(d, 0)) for d in docs]
         if sum(target) == 0:

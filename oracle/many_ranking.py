@@ -34,10 +34,10 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
     contrib_cache: dict = {}
     out = []
     for s in settings_list:
-        dup = s["duplicates"]
+        dup = (s["duplicates"], s.get("score_precision", "exact"))   # how the run is read
         if dup not in prepared:
             try:
-                prepared[dup] = _check_inputs(inputs, dup)
+                prepared[dup] = _check_inputs(inputs, *dup)
             except InputError as e:
                 prepared[dup] = Refused(str(e))
             if not isinstance(prepared[dup], Refused):

@@ -8,6 +8,13 @@ its exact binary value), a Fraction or Decimal, or a string read exactly
 file can); the ``duplicates`` knob decides what they mean. The order in which
 a ranking lists its documents is its input order.
 
+Scores (knob ``score_precision``): ``exact`` (default: two scores tie only when
+equal), ``float64`` (each score replaced by the double nearest it, as trec_eval's
+``atof`` and every float64 library hold it), ``float32`` (then by the float32
+nearest that double, as torch's ``.float()`` casts it; +-inf beyond its range).
+A library that holds scores in fewer bits sees ties the input does not have;
+those ties are then ranked by the tie rule below.
+
 Ranking (knob ``ties``)
 - ``trec_eval`` (default): score descending, ties by document id in
   descending lexical order: ``comp_sim_docno()`` in trec_eval's
@@ -119,10 +126,15 @@ class Checked:
         self._by_dup: dict = {}
         self.profiles: dict = {}  # {(duplicates, the settings a profile depends on): {query: _Profile}}
 
-    def checked(self, dup: str):
-        hit = self._by_dup.get(dup)
+    def checked(self, dup: str, precision: str = "exact"):
+        hit = self._by_dup.get((dup, precision))
         if hit is None:
-            hit = self._by_dup[dup] = _check_inputs(self.inputs, dup)
+            if precision == "exact":
+                hit = _check_inputs(self.inputs, dup)
+            else:   # the exact check once, then the scores as held
+                from .ranking_inputs import held
+                hit = (self.checked(dup)[0], held(self.checked(dup)[1], precision))
+            self._by_dup[(dup, precision)] = hit
         return hit
 
 
@@ -196,12 +208,13 @@ def _evaluate(inputs, settings: dict, with_gains: bool):
     """Per-query profiles of the averaged queries (``select_queries``); a query absent
     from the run under missing=zero gets the profile of an empty ranking."""
     if type(inputs) is Checked:
-        qrels, run = inputs.checked(settings["duplicates"])
+        prec = settings.get("score_precision", "exact")
+        qrels, run = inputs.checked(settings["duplicates"], prec)
         key = (settings["duplicates"], settings["threshold"], settings["ties"], with_gains, settings.get("gain"),
-               settings.get("ideal"), settings.get("threshold_gains"), settings.get("negative"))
+               settings.get("ideal"), settings.get("threshold_gains"), settings.get("negative"), prec)
         cache = inputs.profiles.setdefault(key, {})
     else:
-        qrels, run = _check_inputs(inputs, settings["duplicates"])
+        qrels, run = _check_inputs(inputs, settings["duplicates"], settings.get("score_precision", "exact"))
         cache = {}
     has_relevant = None
     if with_gains:
@@ -238,7 +251,7 @@ def _gains_profiles(checked: Checked, key: tuple) -> dict | None:
     if ties not in ("trec_eval", "input-order", "expected"):
         return None
     for k, profiles in checked.profiles.items():
-        if k[:4] == (dup, thr, ties, True):
+        if k[:4] == (dup, thr, ties, True) and k[-1] == key[-1]:   # the same score precision
             return profiles
     return None
 

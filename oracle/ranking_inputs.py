@@ -224,7 +224,34 @@ def _check_qrels(qrels) -> None:
             raise InputError(f"{where}: expected an integer grade, got {type(g).__name__} {g!r}", item=where)
 
 
-def _check_inputs(inputs, dup: str):
+def held(prepared: dict, precision: str) -> dict:
+    """The checked rankings with every score replaced by the value ``precision`` holds
+    (``score_precision``): "exact" leaves them; "float64" takes the double nearest each
+    score; "float32" the float32 nearest that double (+-inf beyond float32's range). Ties
+    the rounding creates are then settled by the tie rule like any other."""
+    if precision == "exact":
+        return prepared
+    import numpy as np
+    out = {}
+    with np.errstate(over="ignore"):
+        for q, r in prepared.items():
+            if r.rounded:   # the keys are the nearest doubles already (exact values are kept for ties)
+                doubles = {d: float(r.keys[d]) for d in r.scores}
+            else:           # floats and ints (an int beyond the double range is +-inf)
+                doubles = {d: _rounded(s) for d, s in r.scores.items()}
+            if precision == "float32":
+                doubles = {d: float(np.float32(x)) for d, x in doubles.items()}
+            out[q] = _Ranking(doubles, doubles, False)
+    return out
+
+
+def _check_inputs(inputs, dup: str, precision: str = "exact"):
+    """(qrels, {query: prepared ranking}) checked, the scores as ``precision`` holds them."""
+    qrels, prepared = _check_exact(inputs, dup)
+    return qrels, held(prepared, precision)
+
+
+def _check_exact(inputs, dup: str):
     if not isinstance(inputs, dict):
         raise InputError(f"inputs: expected an object with qrels and run, got {type(inputs).__name__}")
     unknown = sorted(set(inputs) - {"qrels", "run"})

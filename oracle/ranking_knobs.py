@@ -110,7 +110,19 @@ def _k(default: str) -> Knob:
     return replace(K, default=default)
 
 
-_COMMON = (THRESHOLD, NO_RELEVANT, MISSING, DUPLICATES, QUERIES, EMPTY_JUDGMENTS)
+SCORE_PRECISION = Knob(
+    "score_precision", "how the scores are held before they are ranked", "exact",
+    choices=("exact", "float64", "float32"),
+    sources={"exact": "the score as written (a decimal text or a float is an exact rational): two scores tie only "
+                      "when they are equal",
+             "float64": "the double nearest the score (trec_eval's atof; pytrec_eval, ranx and NumPy hold scores "
+                        "so): scores that round to one double tie",
+             "float32": "the double nearest the score, then the float32 nearest that (torch's .float(): "
+                        "torchmetrics utilities/checks.py _check_retrieval_target_and_prediction_types 'preds = "
+                        "preds.float()', documented there as 'preds: as torch.float32'): scores that round to one "
+                        "float32 tie; beyond its range a score is +-inf"},
+    key="sprec")
+_COMMON = (THRESHOLD, NO_RELEVANT, MISSING, DUPLICATES, QUERIES, EMPTY_JUDGMENTS, SCORE_PRECISION)
 _GAINS = (GAIN, THRESHOLD_GAINS, NEGATIVE)
 
 

@@ -321,10 +321,11 @@ def _num_nonrelevant_judged(j: Judged, s):
 
 
 def _judged_queries(inputs, settings: dict) -> tuple[dict, dict]:
+    prec = settings.get("score_precision", "exact")
     if type(inputs) is Checked:
-        qrels, run = inputs.checked(settings["duplicates"])
+        qrels, run = inputs.checked(settings["duplicates"], prec)
     else:
-        qrels, run = _check_inputs(inputs, settings["duplicates"])
+        qrels, run = _check_inputs(inputs, settings["duplicates"], prec)
     out, stats = {}, {}
     for q, judged, rk in select_queries(qrels, run, settings, stats):
         out[q] = judged_query(rk, judged, settings)

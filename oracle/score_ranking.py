@@ -55,41 +55,15 @@ docs/bad-input.md; every row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from .conventions import InputError, Knob, Metric, Result
 from .exact import Undefined
 from .multilabel import _rows
+from .score_values import exact_number as _score
 
 _SK = "scikit-learn sklearn/metrics/_ranking.py"
 _NO_RELEVANT = "no relevant item: AP divides by R = 0"
-
-
-def _score(x, where: str) -> Fraction:
-    if isinstance(x, bool):
-        raise InputError(f"{where}: a boolean score ({x}); scores are numbers", item=where)
-    if hasattr(x, "item") and not isinstance(x, (list, tuple, str)):
-        x = x.item()
-    if isinstance(x, float):
-        if not math.isfinite(x):
-            raise InputError(f"{where}: score {x!r} is not a finite number", item=where)
-        return Fraction(x)
-    if isinstance(x, (int, Fraction)):
-        return Fraction(x)
-    if isinstance(x, str):
-        t = x.strip()
-        if len(t) > 100 or "_" in t:
-            raise InputError(f"{where}: score {x[:40]!r} is not a number of at most 100 characters", item=where)
-        exponent = t.lower().split("e")[1] if "e" in t.lower() else "0"
-        if exponent.lstrip("+-").isdigit() and abs(int(exponent)) > 400:
-            raise InputError(f"{where}: score {x!r} has an exponent beyond 400", item=where)
-        try:
-            return Fraction(t)
-        except (ValueError, ZeroDivisionError, IndexError):
-            raise InputError(f"{where}: score {x!r} is not a number (write '0.25', '1/3', '-2')", item=where) \
-                from None
-    raise InputError(f"{where}: expected a number as score, got {type(x).__name__}", item=where)
 
 
 def _listed(xs, name: str):

@@ -158,7 +158,7 @@ def predicted_from_scores(inputs, k: int) -> list:
     when there's an intersection ... uses the top-1 prediction"); with k = 1, the
     highest-scored class. Equal scores rank by column, the first first (``argmax``:
     "the indices corresponding to the first occurrence are returned", NumPy and torch)."""
-    from .score_ranking import _score
+    from .score_values import exact_number as _score
     if "y_pred" in inputs:
         raise InputError("y_score: give y_pred (labels) or y_score (a row of class scores per sample), not both",
                          item="y_score")
@@ -194,7 +194,7 @@ def predicted_from_scores(inputs, k: int) -> list:
 def _weights(ws, n: int) -> list:
     """``sample_weight``: one non-negative finite rational per sample (an int, a float read
     as its exact binary value, a Fraction, or a text '0.25' / '1/3'), as Fractions."""
-    from .score_ranking import _score
+    from .score_values import exact_number as _score
     if hasattr(ws, "tolist") and not isinstance(ws, (list, tuple)):
         ws = ws.tolist()
     if not isinstance(ws, (list, tuple)):

@@ -456,3 +456,43 @@ def test_no_relevant_one_and_error():
         compute("reciprocal_rank", inputs, {"no_relevant": "error"})
     with pytest.raises(ConventionError, match="no maximum|has none"):
         compute("dcg", inputs, {"no_relevant": "one"})
+
+
+# ------------------------------------------------------------ score_precision
+
+def _struct_float32(x: float) -> float:
+    """The float32 nearest a double, by the C library's own cast (independent of NumPy)."""
+    import struct
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return float("inf") if x > 0 else float("-inf")
+
+
+@given(st.dictionaries(st.sampled_from("abcdefgh"), st.sampled_from(
+           [1.0, 1.00000001, 1.0000001, 0.5, 0.50000001, 2.0, 1e-8, 1.5e-8, 3.4e38, 3.5e38]), min_size=1),
+       st.sets(st.sampled_from("abcdefgh")),
+       st.sampled_from(("reciprocal_rank", "average_precision", "precision_at_k", "ndcg", "bpref")))
+def test_float32_scores_are_the_scores_rounded_to_float32(ranking, relevant, metric):
+    # an independent formulation: the run with every score replaced by its float32 (struct's
+    # cast), read exactly, gives the value score_precision=float32 gives on the run itself
+    qrels = {"q": {d: 1 for d in relevant} or {"x": 1}}
+    # +inf (beyond float32's range) is above every finite score: written as 10**40 here
+    held = {d: _struct_float32(s) if _struct_float32(s) != float("inf") else 10 ** 40 for d, s in ranking.items()}
+    want = compute(metric, {"qrels": qrels, "run": {"q": held}}, {})
+    got = compute(metric, {"qrels": qrels, "run": {"q": ranking}}, {"score_precision": "float32"})
+    assert str(got.value) == str(want.value)
+
+
+def test_scores_one_double_holds_alike_tie_under_float64():
+    # z: 0.1, a: 0.1000000000000000001 (exactly 10**-19 more): exact, a ranks first and the relevant
+    # z second: RR 1/2; both texts round to the same double, so under float64 (and float32) they
+    # tie, and trec_eval's tie rule (docno descending) puts z first: RR 1
+    inputs = {"qrels": {"q": {"z": 1}}, "run": {"q": {"z": "0.1", "a": "0.1000000000000000001"}}}
+    assert compute("reciprocal_rank", inputs, {}).value == Fraction(1, 2)
+    assert compute("reciprocal_rank", inputs, {"score_precision": "float64"}).value == 1
+    assert compute("reciprocal_rank", inputs, {"score_precision": "float32"}).value == 1
+    # 1.0 and 1.00000001 are two doubles but one float32 (its spacing at 1 is 2**-23 ~ 1.2e-7)
+    floats = {"qrels": {"q": {"z": 1}}, "run": {"q": {"z": 1.0, "a": 1.00000001}}}
+    assert compute("reciprocal_rank", floats, {"score_precision": "float64"}).value == Fraction(1, 2)
+    assert compute("reciprocal_rank", floats, {"score_precision": "float32"}).value == 1

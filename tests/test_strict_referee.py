@@ -32,12 +32,14 @@ def cli(*args, env=None):
 # ------------------------------------------------------------------ the run itself
 
 def test_golden_cases_reach_every_library(strict_records):
-    """At least 90% of (golden case, adapter implementing its metric) pairs are judged, per
-    adapter; each one that is not names the reason (a knob that truly changes the value, or
-    what the library cannot receive)."""
+    """At least 90% of (golden case, adapter implementing its metric and taking the case's
+    input shape) pairs are judged, per adapter; each one that is not names the reason (a knob
+    that truly changes the value, or what the library cannot receive)."""
     by_adapter: dict = {}
     for r in strict_records:
-        if r.kind == "golden":
+        # a case of an input shape the library has no parameter for (sample weights, score
+        # rows: conformance.engine.judge.unread_input) is not one it could be judged on
+        if r.kind == "golden" and not (r.outcome == "not-applicable" and r.message.endswith("input form)")):
             by_adapter.setdefault(r.adapter, []).append(r)
     assert {"sacrebleu", "ranx", "jiwer", "seqeval"} <= set(by_adapter)
     for name, recs in by_adapter.items():

@@ -5,7 +5,8 @@ document, so a property over them checks only the empty branch. These
 strategies draw scores from a small set (ties are frequent), grades from
 0..max_grade with some negative ones, and place relevant documents near the
 top of the run on purpose. Scores are small integers or dyadic decimal
-strings, so a float library receives them exactly.
+strings, so a float library receives them exactly, and now and then a score
+one float32 or one double cannot tell from 1 (``NEAR_ONE``).
 """
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ DOC_IDS = ("d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "D1", "a", "b", "doc-
 # longer than the cutoff
 LONG_IDS = tuple(f"p{i:02d}" for i in range(1, 41))
 SCORES = (3, 2, 1, 0, "0.5", "1.5", "2.25", -1)
+# now and then (the highest byte codes) a score one float32, or one double, cannot tell from 1:
+# 1 + 10**-8 is a double of its own but rounds to the float32 1; 1 + 10**-19 rounds to the
+# double 1 (score_precision)
+NEAR_ONE = ("1.00000001", "1.0000000000000000001")
 
 # Strategy objects are built once and reused: building one per draw (``st.sampled_from``
 # over a fresh list, say) costs hypothesis a validation each time.
@@ -85,7 +90,7 @@ def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, n
         if best not in chosen:
             chosen.insert(0, best)
     if ties:
-        scores = [SCORES[c % len(SCORES)] for c in draw(_codes(len(chosen)))]
+        scores = [SCORES[c % len(SCORES)] if c < 248 else NEAR_ONE[c >= 252] for c in draw(_codes(len(chosen)))]
     else:
         scores = draw(_distinct_scores(len(chosen)))
     if near_top and scores and draw(_BOOL):
