@@ -49,11 +49,12 @@ from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from ._ranking_inputs import cut, float_run, int_qrels
-from .pytrec_eval import skip_all_negative_queries
+from .pytrec_eval import SCORE_PRECISION_SOURCE as _SCORE_PRECISION_SOURCE, skip_all_negative_queries
 
 _QUERY_CAPS = {"threshold": ANY, "duplicates": ANY}
+_TREC_CAPS = dict(_QUERY_CAPS, score_precision=("float32",))   # the pytrec_eval provider: trec_eval's C floats
 _TREC = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "missing": "zero", "duplicates": "error",
-         "queries": "qrels", "empty_judgments": "query"}
+         "queries": "qrels", "empty_judgments": "query", "score_precision": "float32"}
 
 # oracle metric -> (ir_measures measure name, takes rel=, the knob holding its parameter or None)
 _MEASURES = {
@@ -87,11 +88,16 @@ def _profile(metric: str, base: dict) -> dict:
              "10" if metric == "judged_at_k" else "none",
              "precision_denominator": "k", "ap_denominator": "relevant", "gain": "linear",
              "threshold_gains": "yes", "negative": "zero", "ideal": "judged"}
-    return {k: v for k, v in {**base, **extra}.items() if k in names}
+    out = {k: v for k, v in {**base, **extra}.items() if k in names}
+    if metric == "judged_at_k":   # the judged provider ranks the scores as Python floats
+        out.pop("score_precision", None)
+    return out
 
 
 def _caps(metric: str, provider_caps: dict) -> dict:
     caps = dict(provider_caps)
+    if metric == "judged_at_k":
+        caps.pop("score_precision", None)
     if _MEASURES[metric][2] == "k":
         caps["k"] = ANY
     return caps
@@ -111,9 +117,10 @@ class IRMeasures(Adapter):
     homepage = "https://ir-measur.es/"
     issues = "https://github.com/terrierteam/ir_measures/issues"
     provider: str | None = None      # None: ir_measures.DefaultPipeline
-    capabilities = {m: _caps(m, _QUERY_CAPS) for m in _MEASURES}
+    capabilities = {m: _caps(m, _TREC_CAPS) for m in _MEASURES}
     profiles = {m: _profile(m, _TREC) for m in _MEASURES}
     profile_sources = {"*": {
+        "score_precision": _SCORE_PRECISION_SOURCE,
         "missing": "ir_measures/providers/base.py Evaluator.iter_calc: every judged query the provider did not "
                    "score is yielded with 'value=measure.DEFAULT' (0): a query absent from the run scores 0",
         "queries": "ir_measures/providers/pytrec_eval_provider.py: the values are those of the judged queries "
@@ -248,12 +255,12 @@ class IRMeasuresPytrecEval(IRMeasures):
     """ir_measures through its pytrec_eval provider (``ir_measures.pytrec_eval``)."""
     name = "ir_measures-pytrec_eval"
     provider = "pytrec_eval"
-    capabilities = {m: _caps(m, _QUERY_CAPS) for m in _PYTREC_MEASURES}
+    capabilities = {m: _caps(m, _TREC_CAPS) for m in _PYTREC_MEASURES}
     profiles = {m: _profile(m, _TREC) for m in _PYTREC_MEASURES}
     tolerances = {m: _TOL for m in _PYTREC_MEASURES}
 
 
-_RANX = dict(_TREC, ties="input-order")
+_RANX = {k: v for k, v in dict(_TREC, ties="input-order").items() if k != "score_precision"}   # float64
 _RANX_MEASURES = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
                   "r_precision", "ndcg")
 

@@ -46,8 +46,10 @@ cannot repeat a document; a list-form ranking that does is skipped.
 Scores are passed as doubles (``_ranking_inputs``), but trec_eval keeps a
 score in ``TEXT_RESULTS.sim``, a C ``float`` (trec_format.h), and
 ``ResultRankingBuilder::ProcessQueryDocumentPair`` stores the double there:
-distinct doubles that round to one float32 tie (known failure
-``float32-scores``).
+distinct doubles that round to one float32 tie. That is trec_eval's declared
+representation, so it is the profile's ``score_precision=float32`` (until
+2026-12-04 it was recorded as a defect, ``float32-scores``); the run shows its
+divergence from the exact scores with a minimal input.
 
 With no evaluated query there is no mean and the adapter returns no value
 (trec_eval's summary would print 0: ``te_calc_avg_meas_s`` skips the
@@ -82,9 +84,14 @@ from oracle.compare import Tolerance
 
 from ._ranking_inputs import cut, exact_score, float_run, int_qrels
 
-_QUERY_CAPS = {"threshold": ANY, "duplicates": ANY, "queries": ("both", "qrels"), "missing": ("skip", "zero")}
+_QUERY_CAPS = {"threshold": ANY, "duplicates": ANY, "queries": ("both", "qrels"), "missing": ("skip", "zero"),
+               "score_precision": ("float32",)}
 _PROFILE = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "missing": "skip",
-            "duplicates": "error", "queries": "both", "empty_judgments": "absent"}
+            "duplicates": "error", "queries": "both", "empty_judgments": "absent", "score_precision": "float32"}
+# trec_eval holds every score in a C float (trec_format.h: 'typedef struct { char *docno; float sim; }
+# TEXT_RESULTS'), pytrec_eval's copy of it too: two scores one float32 holds alike tie
+SCORE_PRECISION_SOURCE = ("trec_eval 9 trec_format.h TEXT_RESULTS: 'float sim; /* score */' (the run's scores are "
+                          "held as C floats, so scores one float32 holds alike tie and go to comp_sim_docno)")
 
 
 def _decimal(q: str) -> str | None:
@@ -178,6 +185,7 @@ class PyTrecEval(Adapter):
         **{m: {k: v for k, v in _FURTHER_PROFILE.items() if k in _further_knobs(m)} for m in _FURTHER},
     }
     profile_sources = {"*": {
+        "score_precision": SCORE_PRECISION_SOURCE,
         "missing": "trec_eval (which pytrec_eval embeds) without -c: 'Average over the complete set of queries in "
                    "the relevance judgements instead of the queries in the intersection ... Default is off' "
                    "(trec_eval.c:45-50); pytrec_eval.cpp:374 average_complete_flag = 0",
@@ -268,7 +276,6 @@ class PyTrecEval(Adapter):
 
     def defect_classifiers(self) -> dict:
         return {
-            "float32-scores": _float32_ties,
             "empty-judgments-zero-success": self._empty_judgments_zero_success,
             "empty-ranking-nan": _empty_ranking_nan,
             "rndcg-last-point": _rndcg_last_point,
@@ -286,11 +293,9 @@ class PyTrecEval(Adapter):
         return any(not j for j in qrels.values()) and any(j for j in qrels.values())
 
     def defect_models(self) -> dict:
-        """The library's value the defect predicts: the oracle with the scores rounded to float32.
-        (Dropping a query with an empty judgement dict was modelled here as a defect; it is
+        """The library's value each defect predicts. (Dropping a query with an empty judgement dict was modelled here as a defect; it is
         the deliberate fix of pytrec_eval issue 57, now the profile's empty_judgments=absent.)"""
-        return {"float32-scores": _float32_scores_model,
-                "empty-ranking-nan": lambda metric, settings, inputs: "no value",
+        return {"empty-ranking-nan": lambda metric, settings, inputs: "no value",
                 "rndcg-last-point": _rndcg_last_point_model}
 
 
@@ -356,55 +361,5 @@ def _empty_ranking_nan(metric, settings, inputs) -> bool:
             return True
         r = sum(1 for g in judged.values() if isinstance(g, int) and g >= thr)
         if int(float(Fraction(settings.get("recall", "0"))) * r + 0.9) == 0:
-            return True
-    return False
-
-
-def _float32_scores_model(metric, settings, inputs):
-    """The oracle on the run with every score rounded to float32, as trec_eval's
-    ``float sim`` holds it (an overflow to +-inf is not modelled: no prediction)."""
-    import math
-    import numpy as np
-    from oracle.registry import compute
-    try:
-        scores = {q: float_run({"run": {q: r}})[q] for q, r in inputs["run"].items()}
-    except Skip:
-        return None
-    with np.errstate(over="ignore"):
-        run = {q: {d: float(np.float32(x)) for d, x in r.items()} for q, r in scores.items()}
-    if any(not math.isfinite(x) for r in run.values() for x in r.values()):
-        return None
-    return compute(metric, {**inputs, "run": run}, settings).value
-
-
-def _float32_ties(metric, settings, inputs) -> bool:
-    """trec_eval keeps scores as C floats (``float sim`` of TEXT_RESULTS, trec_format.h):
-    two different doubles that round to the same float32 (or both overflow to +-inf)
-    tie, and the tie goes to the larger docno (comp_sim_docno). Applies when, in some
-    query, this float32 order ranks the documents' relevance (or grade, for NDCG)
-    differently from the exact order (score descending, docno descending)."""
-    import numpy as np
-
-    thr = int(settings["threshold"])
-    for q, ranking in inputs["run"].items():
-        try:
-            scores = float_run({"run": {q: ranking}})[q]
-        except Skip:
-            return False
-        judged = inputs["qrels"].get(q, {})
-
-        def worth(d):
-            if metric in _FURTHER:        # bpref, infAP...: judged, unjudged and unpooled differ
-                g = judged.get(d)
-                return "not in the pool" if g is None else ("unjudged" if g < 0 else g)
-            g = judged.get(d, 0)
-            return max(g, 0) if metric == "ndcg" else g >= thr
-
-        src = ranking if isinstance(ranking, dict) else dict(ranking)
-        exact = sorted(scores, key=lambda d: (exact_score(src[d]), d), reverse=True)
-        with np.errstate(over="ignore"):
-            f32 = {d: float(np.float32(s)) for d, s in scores.items()}
-        single = sorted(scores, key=lambda d: (f32[d], d), reverse=True)
-        if [worth(d) for d in exact] != [worth(d) for d in single]:
             return True
     return False

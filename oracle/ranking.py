@@ -372,7 +372,10 @@ def query_set_inert(knob: str, a: str, b: str, settings) -> str | None:
     the run lacks are left out, so queries=qrels and queries=both average the same set."""
     if knob == "missing" and settings.get("queries") in ("run", "both"):
         return f"queries={settings['queries']}: every averaged query is in the run"
-    if knob == "queries" and {a, b} == {"qrels", "both"} and settings.get("missing") == "skip":
+    if knob == "queries" and {a, b} == {"qrels", "both"} and settings.get("missing") == "skip" \
+            and settings.get("no_relevant") != "error":
+        # (no_relevant=error refuses a judged query without relevant documents before missing=skip
+        # leaves it out: under queries=qrels such a query absent from the run is refused)
         return "missing=skip: the judged queries absent from the run are left out either way"
     return None
 
