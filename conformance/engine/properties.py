@@ -76,6 +76,9 @@ def _variants(adapter, metric: str) -> list[tuple[str, dict]]:
     return out
 
 
+_FEW_VARIANTS = {"weighted": "average="}
+
+
 def property_names(adapter, metric: str) -> list[str]:
     plan = plan_for(metric)
     if plan is None or metric not in adapter.capabilities:
@@ -83,8 +86,13 @@ def property_names(adapter, metric: str) -> list[str]:
     names = ["oracle-equal"] + [f"oracle-equal[{v}]" for v, _ in _variants(adapter, metric)]
     for form in getattr(adapter, "input_forms", {}).get(metric, ()):
         fits = plan.forms[form][0]
+        # sample weights enter every count alike, whatever the other knobs: judged at the
+        # profile and the average variants (the test run's time), the other forms at every variant
+        variants = _variants(adapter, metric)
+        if form in _FEW_VARIANTS:
+            variants = [(v, s) for v, s in variants if v.startswith(_FEW_VARIANTS[form])]
         names += [f"oracle-equal{{{form}}}" + (f"[{v}]" if v else "")
-                  for v, s in [("", adapter.profile(metric))] + _variants(adapter, metric) if fits(s)]
+                  for v, s in [("", adapter.profile(metric))] + variants if fits(s)]
     if metric in getattr(adapter, "statistics", ()):
         names.append("statistics")
     names.append("bounds")
