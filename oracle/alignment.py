@@ -91,7 +91,7 @@ def _band_cells(n: int, m: int, d: int) -> int:
 def make_band(a, b, d: int | None = None, rules=None):
     """The admissible-set DP of ``a`` with ``b`` (distance ``d``; computed when None,
     and then read off the band itself for long pairs): ``Band`` for small pairs; past
-    LINEAR_CELLS cells, ``alignment_bits.PrunedBand`` (the cells of minimum-cost paths
+    LINEAR_CELLS cells, ``alignment_pruned.PrunedBand`` (the cells of minimum-cost paths
     only), or ``alignment_walks.LinearBand`` (sweeps of the whole band in linear
     memory) when those cells are too many (highly repetitive pairs). Each has ``d``.
     ``rules``: the tie rules whose walks will be asked (None: any), which decides what
@@ -106,7 +106,7 @@ def make_band(a, b, d: int | None = None, rules=None):
     if d is not None and _band_cells(len(a), len(b), d) <= LINEAR_CELLS:
         return Band(a, b, d)
     if a and b:
-        from .alignment_bits import PrunedBand
+        from .alignment_pruned import PrunedBand
         prefer = rules is None or any(r.startswith("prefer-") for r in rules)
         unit = rules is None or any(r in ("diagonal-first", "rapidfuzz") for r in rules)
         share = rules is None or "sclite" in rules

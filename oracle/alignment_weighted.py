@@ -25,7 +25,8 @@ from array import array
 
 import numpy as np
 
-from .alignment_bits import INF, BandedColumns, _cost_reader, _lipschitz_fill, _reversed_band, band_of, unpack
+from .alignment_bits import INF, BandedColumns, band_of, unpack
+from .alignment_pruned import _cost_reader, _lipschitz_fill, _reversed_band
 
 SUB, DEL, INS = 4, 3, 3
 

@@ -1,4 +1,4 @@
-"""Banded bit-parallel columns and the pruned admissible-set DP (oracle.alignment_bits)
+"""Banded bit-parallel columns and the pruned admissible-set DP (oracle.alignment_bits, oracle.alignment_pruned)
 against independent formulations: the plain Wagner-Fischer DP restricted to the band
 (cell by cell), brute-force enumeration of every alignment, and the full banded DP
 with its back-pointer walks (oracle.alignment.Band, backtrace)."""
@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from oracle import alignment as A
 from oracle import alignment_bits as B
+from oracle import alignment_pruned as P
 from oracle import alignment_walks as W
 
 from tests.test_oracle_error_rates import brute_force
@@ -100,7 +101,7 @@ def test_pruned_columns_refuse_a_bound_far_below_the_distance():
 @given(skewed, skewed, st.integers(0, 5))
 def test_a_band_for_the_set_alone_gives_the_full_bands_set(a, b, slack):
     d = A.levenshtein_dp(a, b)
-    band = B.PrunedBand(a, b, d + slack, spacing=3, budget=1 << 30, store=None, share=False)
+    band = P.PrunedBand(a, b, d + slack, spacing=3, budget=1 << 30, store=None, share=False)
     assert band.solve() and band.d == d and band.unit is None
     assert band.insertion_set() == A.Band(a, b, d).insertion_set()
 
@@ -119,7 +120,7 @@ def test_a_band_too_narrow_gives_an_upper_bound():
 @given(tokens, tokens)
 def test_pruned_sets_equal_brute_force(a, b):
     d, found = brute_force(a, b)
-    band = B.PrunedBand(a, b, d, spacing=2, budget=1 << 30)
+    band = P.PrunedBand(a, b, d, spacing=2, budget=1 << 30)
     assert band.solve() and band.d == d
     got = {A.counts_from_insertions(d, len(a), len(b), k) for k in A._bits(band.insertion_set())}
     assert got == found
@@ -131,7 +132,7 @@ def test_pruned_band_agrees_with_the_full_band(spacing, a, b, slack):
     d = A.levenshtein_dp(a, b)
     full = A.Band(a, b, d)
     for share in (True, False):        # the reversed sweep over the whole band, or pruned
-        band = B.PrunedBand(a, b, d + slack, spacing=spacing, budget=1 << 30, share=share)  # any upper bound will do
+        band = P.PrunedBand(a, b, d + slack, spacing=spacing, budget=1 << 30, share=share)  # any upper bound will do
         assert band.solve() and band.d == d
         assert band.insertion_set() == full.insertion_set()
         for rule in RULES:
@@ -145,7 +146,7 @@ def test_long_natural_pairs_take_the_pruned_band_and_repetitive_ones_the_sweep()
     a = r.choices(words, weights, k=3000)
     b = [t if r.random() > 0.1 else r.choice(words) for t in a if r.random() > 0.03]
     band = A.make_band(a, b)
-    assert isinstance(band, B.PrunedBand) and band.d == A.levenshtein(a, b)
+    assert isinstance(band, P.PrunedBand) and band.d == A.levenshtein(a, b)
     linear = W.LinearBand(a, b, band.d)
     assert band.insertion_set() == linear.insertion_set()
     for rule in RULES:
@@ -157,7 +158,7 @@ def test_long_natural_pairs_take_the_pruned_band_and_repetitive_ones_the_sweep()
 
 def test_the_budget_is_reported_not_exceeded():
     a, b = ["a"] * 400, ["a"] * 800
-    band = B.PrunedBand(a, b, 400, budget=2)
+    band = P.PrunedBand(a, b, 400, budget=2)
     assert band.solve() is False and band.d == 400 and band.columns == []
 
 
@@ -211,7 +212,7 @@ def test_pruned_sclite_walk_is_the_full_band_walk(spacing, a, b, lcs_slack):
     finally:
         A.LINEAR_CELLS = saved
     assert sclite_pruned(a, b, d, spacing=spacing, budget=1 << 30, lcs_slack=lcs_slack) == want
-    band = B.PrunedBand(a, b, d + 2, spacing=spacing, budget=1 << 30)   # its reversed sweep, reused
+    band = P.PrunedBand(a, b, d + 2, spacing=spacing, budget=1 << 30)   # its reversed sweep, reused
     assert band.solve()
     assert sclite_pruned(a, b, d, spacing=spacing, budget=1 << 30, unit=band.unit) == want
     # and the indel bound d + (fewest substitutions) that alignment() derives from the band's set
@@ -233,11 +234,11 @@ def test_pruned_sclite_walk_has_the_least_weight(a, b):
 def test_a_band_keeping_costs_only_walks_as_the_full_band(a, b):
     d = A.levenshtein_dp(a, b)
     full = A.Band(a, b, d)
-    band = B.PrunedBand(a, b, d, spacing=3, budget=1 << 30, store="costs")
+    band = P.PrunedBand(a, b, d, spacing=3, budget=1 << 30, store="costs")
     assert band.solve() and band.insertion_set() == full.insertion_set()
     for rule in RULES:   # the preference rules solve again, keeping the sets
         assert band.walk(rule) == A.backtrace(full, rule), rule
-    bare = B.PrunedBand(a, b, d, spacing=3, budget=1 << 30, store=None)
+    bare = P.PrunedBand(a, b, d, spacing=3, budget=1 << 30, store=None)
     assert bare.solve() and bare.columns == [] and bare.walk("rapidfuzz") == A.backtrace(full, "rapidfuzz")
 
 
@@ -262,7 +263,7 @@ def test_medium_pairs_agree_with_the_linear_sweeps(seed, vocab, shape):
             b.extend([r.randrange(vocab)] if u < 0.06 else ([t, r.randrange(vocab)] if u < 0.1 else [t]))
     d = A.levenshtein(a, b)
     linear = W.LinearBand(a, b, d)
-    band = B.PrunedBand(a, b, d + 7, budget=1 << 30)
+    band = P.PrunedBand(a, b, d + 7, budget=1 << 30)
     assert band.solve() and band.d == d
     assert band.insertion_set() == linear.insertion_set()
     for rule in RULES:
