@@ -17,10 +17,8 @@ n * d / 64 word operations plus the cells of the minimum-cost paths.
 - ``PrunedBand`` (``oracle.alignment_pruned``) reads these columns for the admissible
   insertion counts and the unit-cost tie rules' alignments.
 
-Memory: the band's width in bits per kept column, and the cells the DP keeps (a few
-per column on natural text) with their sets."""
+Memory: the band's width in bits per kept column."""
 from __future__ import annotations
-
 
 import numpy as np
 
