@@ -396,9 +396,29 @@ def _sum_inert(per_query_fn):
     return inert
 
 
+# the measures of the retrieved set as a set: counts of documents by judgement (trec_eval's
+# num_*, set_* and utility read no rank), so nothing that orders the run can change them
+_ORDER_FREE = (_num_retrieved, _num_relevant, _num_relevant_retrieved, _num_nonrelevant_judged, _set_p, _set_recall,
+               _set_f, _set_ap, _set_relative_p, _utility)
+
+
+def _order_free_inert(inert):
+    """``inert``, and the knobs that only order the run: how ties are broken, how the scores
+    are held (rounding makes ties, never new documents), and which occurrence of a listed-twice
+    document counts (first or highest-scored: the same document either way)."""
+    def order_free(knob: str, a: str, b: str, settings) -> str | None:
+        if knob in ("ties", "score_precision") or (knob == "duplicates" and {a, b} == {"first", "max"}):
+            return f"{knob} only orders the run, and this measure counts the retrieved documents as a set"
+        return inert(knob, a, b, settings)
+    return order_free
+
+
 def _metric(name, summary, fn, knobs=(), how="mean"):
+    inert = _sum_inert(fn) if how == "sum" else query_set_inert
+    if fn in _ORDER_FREE:
+        inert = _order_free_inert(inert)
     return Metric(name=name, family="ranking", summary=summary, knobs=tuple(knobs) + _BASE, inputs=_INPUTS,
-                  compute_fn=_compute(fn, how), inert_fn=_sum_inert(fn) if how == "sum" else query_set_inert)
+                  compute_fn=_compute(fn, how), inert_fn=inert)
 
 
 _set_p.__doc__ = "set_P = H_N / N (trec_eval m_set_P.c)."

@@ -23,6 +23,7 @@ pickled (it is made again in process). Forking is POSIX only: elsewhere, and wit
 """
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import signal
@@ -66,6 +67,7 @@ def _serve(conn, other_end, adapter) -> None:
     os.dup2(2, 1)   # the library's prints go to standard error (C-level writes to fd 1 too)
     sys.stdout = sys.stderr
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the engine decides when to stop
+    gc.freeze()   # the engine's objects, inherited: no collection walks them (nor copies their pages)
     models = None
     while True:
         try:

@@ -335,9 +335,15 @@ class Interrupted(Exception):
 
 def _ignore_sigint() -> None:
     """A pool worker: SIGINT is the main process's to handle, SIGTERM and SIGHUP end it
-    (the main process's handlers, inherited by the fork, are not its own)."""
+    (the main process's handlers, inherited by the fork, are not its own); the inherited
+    objects are frozen (``gc.freeze``)."""
+    import gc
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the main process's objects, inherited by the fork (a pytest session's are many): frozen,
+    # no collection in the worker walks them again (a unit beside a 3-million-object heap: 21 s
+    # unfrozen, 18 s frozen)
+    gc.freeze()
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, signal.SIG_DFL)
