@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os as _os
+import pickle
 import time
 from fractions import Fraction
 
@@ -166,14 +167,43 @@ def _finite(x) -> bool:
     return not isinstance(x, float) or math.isfinite(x)
 
 
+class _Remembered:
+    """The adapter, with ``run`` answered from ``memo`` when the same input was run at the
+    same settings before in this unit. The properties at one setting draw their inputs from
+    one seed and one strategy (``PROPERTY_SEED``), so bounds, invariance and statistics
+    meet oracle-equal's inputs again: a deterministic library gives what it gave. A raise is
+    not remembered (the call is made again: hypothesis tells failures apart by where they
+    were raised), nor are inputs that cannot be pickled."""
+
+    def __init__(self, adapter, memo: dict, setting: str):
+        self._adapter, self._memo, self._setting = adapter, memo, setting
+
+    def __getattr__(self, name):
+        return getattr(self._adapter, name)
+
+    def run(self, configured, inputs):
+        try:
+            key = (self._setting, pickle.dumps(inputs, protocol=4))
+        except Exception:
+            return self._adapter.run(configured, inputs)
+        out = self._memo.get(key)
+        if out is None:
+            out = self._memo[key] = self._adapter.run(configured, inputs)
+        return out
+
+
 def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
-                 hypothesis_settings=None) -> Record:
+                 hypothesis_settings=None, memo: dict | None = None) -> Record:
+    """One property of ``metric`` (``property_names``) judged on generated inputs; with
+    ``memo`` (one dict per unit), repeated library calls are answered from it (``_Remembered``)."""
     m = get_metric(metric)
     plan = plan_for(metric)
     r = Record(adapter=adapter.name, library=adapter.library, version=adapter.version(), metric=metric,
                kind="property", test=prop, outcome="pass", tolerance=str(adapter.tolerance(metric)))
     r.description = _DESCRIPTIONS.get(prop.split("[")[0].split(":")[0], prop)
     settings = _settings_for(adapter, metric, prop)
+    if memo is not None:
+        adapter = _Remembered(adapter, memo, f"{metric} {sorted(settings.items())!r}")
     r.conventions = _non_default(metric, settings)
     r.case_signature = m.signature(settings)
     r.adapter_signature = m.signature(adapter.profile(metric))

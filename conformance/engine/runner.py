@@ -261,7 +261,8 @@ def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None =
                     for e in known.entries + known.out_of_range if e.metric == unit.metric]
         if unit.part == "divergence":
             return run_divergences(a, unit.metric, known, examples)
-        return [run_property(a, unit.metric, p, known, examples) for p in property_names(a, unit.metric)]
+        memo: dict = {}   # the unit's library calls, shared by its properties
+        return [run_property(a, unit.metric, p, known, examples, memo=memo) for p in property_names(a, unit.metric)]
     except LibraryDied as e:  # outside a judged call: configure or a defect model
         r = _base_record(a, unit.metric, unit.part, "(unit)")
         r.outcome, r.library_value = "error", str(e)
