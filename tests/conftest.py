@@ -24,8 +24,19 @@ def strict_records():
     return run_all(adapters, {n: n for n in adapters}, examples=50, jobs=2)
 
 
+# files whose tests share a session fixture: one xdist group, so the fixture is built once
+_SAME_GROUP = {"test_strict_referee": "test_conformance_strict"}   # strict_records: the whole run
+
+
+@pytest.hookimpl(tryfirst=True)   # before pytest-xdist's worker reads the groups (--dist loadgroup)
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``slow`` run under the nightly profile only (HYPOTHESIS_PROFILE=nightly)."""
+    """Under pytest-xdist (the README's ``-n 2 --dist loadgroup``), each file's tests run in
+    one worker, as they would alone: module fixtures (an old release's environment, a
+    golden run) are built once and never by two workers at the same time. Tests marked
+    ``slow`` run under the nightly profile only (HYPOTHESIS_PROFILE=nightly)."""
+    for item in items:
+        stem = item.path.stem
+        item.add_marker(pytest.mark.xdist_group(_SAME_GROUP.get(stem, stem)))
     if os.environ.get("HYPOTHESIS_PROFILE", "ci") == "nightly":
         return
     skip = pytest.mark.skip(reason="slow: runs with HYPOTHESIS_PROFILE=nightly")
