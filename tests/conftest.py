@@ -32,11 +32,17 @@ _SAME_GROUP = {"test_strict_referee": "test_conformance_strict"}   # strict_reco
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (the README's ``-n 2 --dist loadgroup``), each file's tests run in
     one worker, as they would alone: module fixtures (an old release's environment, a
-    golden run) are built once and never by two workers at the same time. Tests marked
+    golden run) are built once and never by two workers at the same time; the strict run's
+    files come first. Tests marked
     ``slow`` run under the nightly profile only (HYPOTHESIS_PROFILE=nightly)."""
     for item in items:
         stem = item.path.stem
         item.add_marker(pytest.mark.xdist_group(_SAME_GROUP.get(stem, stem)))
+    # the whole run (strict_records, about half of the test run's work) first: a worker takes
+    # it at once while the other works through the rest, instead of it starting late and
+    # running alone at the end
+    first = set(_SAME_GROUP.values())
+    items.sort(key=lambda item: _SAME_GROUP.get(item.path.stem, item.path.stem) not in first)
     if os.environ.get("HYPOTHESIS_PROFILE", "ci") == "nightly":
         return
     skip = pytest.mark.skip(reason="slow: runs with HYPOTHESIS_PROFILE=nightly")

@@ -211,12 +211,17 @@ def _same_float(a, b) -> bool:
 class Unit:
     adapter: str
     metric: str
-    part: str      # golden | properties | known
+    part: str      # golden | properties | known | divergence
+    # the divergence part is one unit per adapter, over these metrics in this order: a search
+    # tries first the inputs earlier searches of the same family found (divergence._FOUND), so
+    # what it finds must not depend on which units a worker process happened to run before
+    metrics: tuple = ()
 
 
 def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case]) -> list[Unit]:
     units = []
     for name, a in adapters.items():
+        diverging = []
         for metric in a.metrics():
             if metrics and metric not in metrics:
                 continue
@@ -227,7 +232,10 @@ def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case])
             if any(e.metric == metric for e in load_known(name)):
                 units.append(Unit(name, metric, "known"))
             if divergent_knobs(a, metric) and plan_for(metric) is not None:
-                units.append(Unit(name, metric, "divergence"))
+                diverging.append(metric)
+        if diverging:
+            units.append(Unit(name, diverging[0] if len(diverging) == 1 else f"{len(diverging)} metrics",
+                              "divergence", tuple(diverging)))
     return units
 
 
@@ -260,7 +268,7 @@ def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None =
             return [run_known_entry(a, e, outside=e in known.out_of_range, known=known)
                     for e in known.entries + known.out_of_range if e.metric == unit.metric]
         if unit.part == "divergence":
-            return run_divergences(a, unit.metric, known, examples)
+            return _run_divergence_unit(a, unit, known, examples)
         memo: dict = {}   # the unit's library calls, shared by its properties
         return [run_property(a, unit.metric, p, known, examples, memo=memo) for p in property_names(a, unit.metric)]
     except LibraryDied as e:  # outside a judged call: configure or a defect model
@@ -273,6 +281,28 @@ def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None =
         r.outcome = "error"
         r.message = "".join(traceback.format_exception(type(e), e, e.__traceback__))[-2000:]
         return [r]
+
+
+def _run_divergence_unit(a, unit: Unit, known, examples: int) -> list[Record]:
+    """Every divergence search of one adapter, its metrics in their order, from an empty
+    store of found inputs; an engine error costs the metric it happened in an error record."""
+    from conformance.engine.divergence import _FOUND
+    _FOUND.clear()
+    out: list[Record] = []
+    for metric in unit.metrics or (unit.metric,):
+        try:
+            out += run_divergences(a, metric, known, examples)
+        except LibraryDied as e:   # outside a judged call: configure or a defect model
+            r = _base_record(a, metric, "divergence", "(unit)")
+            r.outcome, r.library_value = "error", str(e)
+            r.message = f"{e}, while setting the library up for {metric} (divergence) or modelling a defect"
+            out.append(r)
+        except Exception as e:
+            r = _base_record(a, metric, "divergence", "(unit)")
+            r.outcome = "error"
+            r.message = "".join(traceback.format_exception(type(e), e, e.__traceback__))[-2000:]
+            out.append(r)
+    return out
 
 
 def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs: int = 1,
