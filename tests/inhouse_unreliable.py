@@ -35,6 +35,16 @@ def allocates(inputs):
     return _accuracy(inputs)
 
 
+@implementation("accuracy", name="slow-allocates")
+def slow_allocates(inputs):
+    time.sleep(0.2)   # every call outlasts a memory poll (50 ms)
+    if inputs["y_true"] == [6, 6, 6]:
+        hog = []
+        while True:
+            hog.append(bytearray(64 * 1024 * 1024))
+    return _accuracy(inputs)
+
+
 @implementation("accuracy", name="prints")
 def prints(inputs):
     print("garbage on standard output")

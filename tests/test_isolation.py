@@ -11,7 +11,7 @@ import pytest
 from conformance.cli import main
 from conformance.engine.isolation import Limits
 from conformance.engine.runner import run_all
-from tests.inhouse_unreliable import allocates, exits_and_hangs
+from tests.inhouse_unreliable import allocates, exits_and_hangs, slow_allocates
 
 # accuracy of each input, by hand: [1, 0, 1] against [1, 1, 1] is 2/3
 CASES = {"format": "metric-conformance-cases", "version": 1, "title": "reliability", "cases": [
@@ -47,6 +47,20 @@ def test_an_exit_a_hang_and_sys_exit_are_errors_and_the_rest_is_judged(case_file
 
 def test_unbounded_allocation_is_killed_at_the_memory_limit(case_file):
     got, _ = _golden(allocates.adapter, case_file, Limits(timeout=60, memory=512 * 1024 ** 2))
+    assert got["00000004"].outcome == "error" and "more than 512 MB" in got["00000004"].library_value
+    assert got["00000000"].outcome == "pass" and got["00000005"].outcome == "pass"
+
+
+def test_the_memory_limit_counts_what_the_worker_adds_not_what_it_inherits(case_file):
+    """A worker forked from an engine process already larger than the limit (a pytest worker
+    late in a test run, say) starts resident at the engine's size: only what it allocates
+    beyond that counts (it was killed at its set-up, every case lost to one unit error)."""
+    ballast = b"\x01" * (640 * 1024 ** 2)   # written, so resident (a zeroed allocation need not be)
+    try:
+        got, _ = _golden(slow_allocates.adapter, case_file, Limits(timeout=60, memory=512 * 1024 ** 2))
+    finally:
+        del ballast
+    assert set(got) == {f"0000000{n}" for n in range(6)}, sorted(got)
     assert got["00000004"].outcome == "error" and "more than 512 MB" in got["00000004"].library_value
     assert got["00000000"].outcome == "pass" and got["00000005"].outcome == "pass"
 

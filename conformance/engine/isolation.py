@@ -9,8 +9,10 @@ a numba compilation say, is paid once per worker), and it is replaced after a de
 - an exit (``os._exit``, a C library's ``exit``) or a signal (a segfault, a kill) is
   ``LibraryDied`` naming the exit status or the signal;
 - no answer within ``limits.timeout`` seconds is ``LibraryDied`` too (the worker is
-  killed); so is a resident memory above ``limits.memory`` bytes (polled every
-  50 ms while the call runs);
+  killed); so is a resident memory above ``limits.memory`` bytes beyond what the
+  worker inherited from the engine at the fork (polled every 50 ms while the call
+  runs: a worker forked from a 600 MB process starts at 600 MB resident, all of it
+  the engine's pages);
 - ``sys.exit`` and any exception the library raises come back as raised by the call.
 Every such outcome is an ``error`` of the call that caused it, and the run goes on.
 The worker's standard output is its standard error, so that a library's prints never
@@ -32,7 +34,7 @@ import time
 from dataclasses import dataclass
 
 DEFAULT_TIMEOUT = 300.0           # seconds per library call
-DEFAULT_MEMORY = 8 * 1024 ** 3    # resident bytes of the worker
+DEFAULT_MEMORY = 8 * 1024 ** 3    # resident bytes of the worker, beyond those it inherits
 
 
 class LibraryDied(Exception):
@@ -123,6 +125,7 @@ class Isolated:
         self._limits = limits
         self._proc = None
         self._conn = None
+        self._inherited = 0
         self._owner = os.getpid()
 
     def __getattr__(self, name):
@@ -133,6 +136,7 @@ class Isolated:
         ctx = multiprocessing.get_context("fork")
         parent, child = ctx.Pipe()
         self._proc = ctx.Process(target=_serve, args=(child, parent, self._adapter), daemon=True)
+        self._inherited = _rss(os.getpid())   # resident in the child from its first moment
         self._proc.start()
         child.close()
         self._conn = parent
@@ -209,7 +213,7 @@ class Isolated:
             if time.monotonic() - t0 > limits.timeout:
                 raise self._died(f"no answer within {limits.timeout:g} s (--timeout); the library's process "
                                  "was killed")
-            if limits.memory and _rss(self._proc.pid) > limits.memory:
+            if limits.memory and _rss(self._proc.pid) - self._inherited > limits.memory:
                 raise self._died(f"the library's process used more than {limits.memory / 1024 ** 2:.0f} MB "
                                  "(--memory); it was killed")
         try:
