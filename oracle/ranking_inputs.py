@@ -89,23 +89,52 @@ def _rounded(s) -> float:
         return math.inf if s > 0 else -math.inf
 
 
+_NUMPY_TABLE = 32   # judged documents from which a table is searched by NumPy (its calls cost more
+                    # than bisection on a few: MS MARCO's one or two judged documents a query)
+
+
 class _Ranking:
     """One query's ranking: docs in input order with their scores, sort keys and
     (for non-float scores) exact values on demand."""
 
-    __slots__ = ("scores", "keys", "rounded", "_asc", "_table", "_tied")
+    __slots__ = ("scores", "keys", "rounded", "_asc", "_table", "_tied", "_sorted", "_floats")
 
-    def __init__(self, scores: dict, keys: dict, rounded: bool):
+    def __init__(self, scores: dict, keys: dict, rounded: bool, floats: bool | None = None):
+        """``floats``: every key is a Python float (None: not known yet)."""
         self.scores, self.keys, self.rounded, self._asc, self._table = scores, keys, rounded, None, None
-        self._tied = None
+        self._tied = self._sorted = None
+        self._floats = floats
+
+    def _float_order(self):
+        """(input positions stably sorted by key, the keys ascending as a float64 array)
+        made by NumPy when every key is a Python float (keys read from decimal texts are;
+        an int key may lie beyond the double range or its exactness), else None. A stable
+        argsort is ``sorted(range(n), key=keys)``: ties keep their input order."""
+        if self._sorted is None:
+            vals = self.keys.values()
+            if self._floats is None:
+                self._floats = bool(vals) and set(map(type, vals)) == {float}
+            if not self._floats:
+                self._sorted = False
+                return None
+            import numpy as np
+            arr = np.fromiter(vals, np.float64, len(self.keys))
+            order = np.argsort(arr, kind="stable")
+            self._sorted = (order, arr[order])
+        return self._sorted or None
 
     def sharing(self, key) -> list:
         """The documents whose sort key is ``key``, in input order: a slice of the input
         positions stably sorted by key (made once per ranking, when a tie is first asked
         for), found by bisection in ``asc``."""
         if self._tied is None:
-            vals = list(self.keys.values())
-            self._tied = (list(self.keys), sorted(range(len(vals)), key=vals.__getitem__))
+            fo = self._float_order()
+            if fo is not None:
+                order = fo[0].tolist()
+            else:
+                vals = list(self.keys.values())
+                order = sorted(range(len(vals)), key=vals.__getitem__)
+            self._tied = (list(self.keys), order)
         docs, order = self._tied
         asc = self.asc
         return list(map(docs.__getitem__, order[bisect_left(asc, key):bisect_right(asc, key)]))
@@ -113,7 +142,8 @@ class _Ranking:
     @property
     def asc(self) -> list:
         if self._asc is None:
-            self._asc = sorted(self.keys.values())
+            fo = self._sorted   # NumPy's sort when a table or a tie made it already
+            self._asc = fo[1].tolist() if fo else sorted(self.keys.values())
         return self._asc
 
     def table(self, judged: dict) -> tuple[list, list, list]:
@@ -122,17 +152,27 @@ class _Ranking:
         size = the number of documents sharing the key. A document of size 1 is
         untied: the rounded order is the exact order there (rounding is monotone) and
         its rank is its rank under every tie rule. Kept for the last ``judged`` asked,
-        so the measures of one ``compute_many`` find it once."""
+        so the measures of one ``compute_many`` find it once. Float keys are searched
+        by NumPy (``searchsorted`` on the sorted keys: the same counts as bisection)."""
         kept = self._table
         if kept is not None and kept[0] is judged:
             return kept[1]
-        keys, asc = self.keys, self.asc
+        keys = self.keys
         docs = list(filter(keys.__contains__, judged))
         n = len(docs)
-        ss = list(map(keys.__getitem__, docs))
-        his = list(map(bisect_right, repeat(asc, n), ss))
-        sizes = list(map(sub, his, map(bisect_left, repeat(asc, n), ss)))
-        out = (docs, list(map(sub, repeat(len(keys) + 1, n), his)), sizes)
+        fo = self._float_order() if n >= _NUMPY_TABLE else None
+        if fo is not None:
+            import numpy as np
+            asc = fo[1]
+            ss = np.fromiter(map(keys.__getitem__, docs), np.float64, n)
+            his = np.searchsorted(asc, ss, "right")
+            out = (docs, (len(keys) + 1 - his).tolist(), (his - np.searchsorted(asc, ss, "left")).tolist())
+        else:
+            asc = self.asc
+            ss = list(map(keys.__getitem__, docs))
+            his = list(map(bisect_right, repeat(asc, n), ss))
+            sizes = list(map(sub, his, map(bisect_left, repeat(asc, n), ss)))
+            out = (docs, list(map(sub, repeat(len(keys) + 1, n), his)), sizes)
         self._table = (judged, out)
         return out
 
@@ -141,12 +181,13 @@ def _prepare_ranking(q, ranking, dup: str) -> _Ranking:
     if type(ranking) is ScoreTexts:
         floats = ranking.floats()
         if floats is not None:  # read from a run file and checked there: decimal texts, finite floats
-            return _Ranking(ranking, floats, True)
+            return _Ranking(ranking, floats, True, True)
     if isinstance(ranking, dict):
-        doc_types = set(map(type, ranking))
-        if doc_types - {str}:
-            d = next(d for d in ranking if type(d) is not str)
-            raise InputError(f"run[{q!r}]: document id {d!r} is not a string", item=f"run[{q!r}]")
+        try:
+            "".join(ranking)   # every document id a string (one C-level pass)
+        except TypeError:
+            d = next(d for d in ranking if not isinstance(d, str))
+            raise InputError(f"run[{q!r}]: document id {d!r} is not a string", item=f"run[{q!r}]") from None
         scores = ranking
         types = set(map(type, ranking.values()))
         if types <= {float, int}:
@@ -158,7 +199,7 @@ def _prepare_ranking(q, ranking, dup: str) -> _Ranking:
                 for d, s in ranking.items():
                     if type(s) is float and not math.isfinite(s):
                         raise _bad_score(_where(q, d), s)
-            return _Ranking(ranking, ranking, False)
+            return _Ranking(ranking, ranking, False, types == {float})
         if types == {str}:
             # decimal text: one map(float) checks the whole ranking; exact values only for ties
             texts = list(ranking.values())
@@ -170,7 +211,7 @@ def _prepare_ranking(q, ranking, dup: str) -> _Ranking:
             except (ValueError, OverflowError):
                 ok = False
             if ok:
-                return _Ranking(ranking, dict(zip(ranking, rounded)), True)
+                return _Ranking(ranking, dict(zip(ranking, rounded)), True, True)
         for d, s in ranking.items():
             _check_score(s, _where(q, d))
     elif isinstance(ranking, (list, tuple)):
