@@ -24,25 +24,24 @@ def strict_records():
     return run_all(adapters, {n: n for n in adapters}, examples=50, jobs=2)
 
 
-# files whose tests share a session fixture: one xdist group, so the fixture is built once
-_SAME_GROUP = {"test_strict_referee": "test_conformance_strict"}   # strict_records: the whole run
+_FIRST = "test_strict_referee"   # strict_records: the whole run, about half of the test run's work
 
 
-@pytest.hookimpl(tryfirst=True)   # before pytest-xdist's worker reads the groups (--dist loadgroup)
+def pytest_configure(config):
+    # pytest-xdist (the README's ``-n 2 --dist loadfile``) runs each file's tests in one
+    # worker, its files in collection order (below) rather than largest first
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (the README's ``-n 2 --dist loadgroup``), each file's tests run in
-    one worker, as they would alone: module fixtures (an old release's environment, a
-    golden run) are built once and never by two workers at the same time; the strict run's
-    files come first. Tests marked
-    ``slow`` run under the nightly profile only (HYPOTHESIS_PROFILE=nightly)."""
-    for item in items:
-        stem = item.path.stem
-        item.add_marker(pytest.mark.xdist_group(_SAME_GROUP.get(stem, stem)))
-    # the whole run (strict_records, about half of the test run's work) first: a worker takes
-    # it at once while the other works through the rest, instead of it starting late and
-    # running alone at the end
-    first = set(_SAME_GROUP.values())
-    items.sort(key=lambda item: _SAME_GROUP.get(item.path.stem, item.path.stem) not in first)
+    """The strict run's file first: under pytest-xdist a worker takes it at once while the
+    other works through the rest, instead of it starting late and running alone at the
+    end. (``--dist loadfile``, not ``loadgroup``: pytest 9.2 keeps a node's id where
+    pytest-xdist 3.8's loadgroup no longer renames it, so its groups were silently
+    ignored and one file's module fixtures were built by both workers at once.) Tests
+    marked ``slow`` run under the nightly profile only (HYPOTHESIS_PROFILE=nightly)."""
+    items.sort(key=lambda item: item.path.stem != _FIRST)
     if os.environ.get("HYPOTHESIS_PROFILE", "ci") == "nightly":
         return
     skip = pytest.mark.skip(reason="slow: runs with HYPOTHESIS_PROFILE=nightly")
