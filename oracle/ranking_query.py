@@ -48,13 +48,12 @@ def gain_of(grade: int, settings: dict) -> Fraction:
     return Fraction(2) ** grade - 1
 
 
-def _groups(rk: _Ranking, members: list, rule: str, table=None):
+def _groups(rk: _Ranking, members: list, rule: str):
     """Tie groups holding the interesting documents ``members`` = [(doc, rel, gain)].
 
     Returns ([(start, size, relevant_count, gain_sum)] in rank order, {doc: rank} or None).
     Under a deterministic rule every group is a single rank (members without ties
-    take the shortcut of ``_untied_profile``). ``table``: the ranking's ``table`` of
-    judged documents holding every member (their ranks above ties and tie sizes)."""
+    take the shortcut of ``_untied_profile``)."""
     keys, n_all = rk.keys, len(rk.keys)
     asc = rk.asc
     if not rk.rounded and rule in ("trec_eval", "input-order"):
@@ -62,17 +61,12 @@ def _groups(rk: _Ranking, members: list, rule: str, table=None):
         # above it + those of its tie group placed before it (trec_eval: larger docno
         # first; input-order: earlier first), one group of one rank per member
         placed = []
-        if table is not None:
-            where = dict(zip(table[0], zip(table[1], table[2])))
         for d, rel, g in members:
-            if table is not None:
-                t, size = where[d]
-            else:
-                s = keys[d]
-                lo, hi = bisect_left(asc, s), bisect_right(asc, s)
-                t, size = n_all - hi + 1, hi - lo
-            if size > 1:
-                docs = rk.sharing(keys[d])
+            s = keys[d]
+            lo, hi = bisect_left(asc, s), bisect_right(asc, s)
+            t = n_all - hi + 1
+            if hi - lo > 1:
+                docs = rk.sharing(s)
                 t += sum(map(d.__lt__, docs)) if rule == "trec_eval" else docs.index(d)
             placed.append((t, d, int(rel), g))
         placed.sort()
@@ -170,7 +164,7 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
         members = [(d, True, zero) for d, g in judged.items() if g >= thr and d in scores]
     if not members:
         return _Profile(len(scores), relevant, ideal, [], {} if settings["ties"] != "expected" else None)
-    groups, ranks = _groups(rk, members, settings["ties"], table)
+    groups, ranks = _groups(rk, members, settings["ties"])
     return _Profile(len(scores), relevant, ideal, groups, ranks)
 
 
