@@ -22,6 +22,7 @@ BUILTIN = {
     "ir_measures-pytrec_eval": "adapters.ir_measures:IRMeasuresPytrecEval",
     "ir_measures-ranx": "adapters.ir_measures:IRMeasuresRanx",
     "torchmetrics": "adapters.torchmetrics:TorchMetrics",
+    "torchmetrics-stateful": "adapters.torchmetrics_stateful:TorchMetricsStateful",
     "nervaluate": "adapters.nervaluate:NERvaluate",
     "torcheval": "adapters.torcheval:TorchEval",
     "evaluate": "adapters.hf_evaluate:HFEvaluate",

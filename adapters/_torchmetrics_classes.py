@@ -175,17 +175,20 @@ def _py(x):
     return x.item() if hasattr(x, "item") else x
 
 
-def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
-    import torchmetrics.functional.classification as C
+def call(metric: str, options: Mapping, inputs: Mapping, C=None) -> LibraryOutput:
+    """One call of the functional API ``C`` (``torchmetrics.functional.classification``, or a
+    namespace of the same names that feeds the stateful classes)."""
+    if C is None:
+        import torchmetrics.functional.classification as C
 
     if "y_score" in inputs:
-        return _scored(metric, options, inputs)
+        return _scored(metric, options, inputs, C)
     if _rows(inputs["y_true"]) or _rows(inputs["y_pred"]):
         if all(len(r) == 1 for r in list(inputs["y_true"]) + list(inputs["y_pred"])):
             # an n x 1 indicator is a column of labels (the oracle reads it so, as scikit-learn does)
             inputs = dict(inputs, y_true=[r[0] for r in inputs["y_true"]], y_pred=[r[0] for r in inputs["y_pred"]])
         else:
-            return _multilabel(metric, options, inputs)
+            return _multilabel(metric, options, inputs, C)
     target, preds, labels, ignore = tensors_ignoring(inputs, options)
     ig = {"ignore_index": ignore} if ignore is not None else {}
     c = len(labels)
@@ -242,9 +245,8 @@ def score_tensors(inputs: Mapping):
     return preds, torch.tensor([index.get(y, len(classes)) for y in y_true], dtype=torch.long), classes
 
 
-def _scored(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+def _scored(metric: str, options: Mapping, inputs: Mapping, C) -> LibraryOutput:
     """Rows of class scores: ``preds`` of shape (N, C), ``top_k``."""
-    import torchmetrics.functional.classification as C
     if metric not in ("accuracy", "precision", "recall", "f1"):
         raise Skip(f"{metric}: the adapter passes score rows to accuracy, precision, recall and F only")
     if options["label_set"] == "union":
@@ -271,9 +273,8 @@ def _beta(options: Mapping) -> float:
     return float("inf") if b == "inf" else float(Fraction(b))
 
 
-def _multilabel(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+def _multilabel(metric: str, options: Mapping, inputs: Mapping, C) -> LibraryOutput:
     import torch
-    import torchmetrics.functional.classification as C
 
     if metric not in ("precision", "recall", "f1"):
         raise Skip(f"{metric} of indicator rows is not mapped onto torchmetrics")

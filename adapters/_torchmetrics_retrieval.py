@@ -139,7 +139,10 @@ def _rows(metric: str, options: Mapping, inputs: Mapping):
     return preds, target, index
 
 
-def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
+def call(metric: str, options: Mapping, inputs: Mapping, chunked: bool = False) -> LibraryOutput:
+    """One metric object, one ``update`` with every row (or, ``chunked``, the rows in
+    consecutive chunks of 1, 2, 3, ... rows, one ``update`` each: the stateful use across
+    batches, a query's rows possibly split between two batches), then ``compute()``."""
     import torch
     import torchmetrics.retrieval as R
 
@@ -155,7 +158,13 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         kwargs["adaptive_k"] = options["adaptive_k"]
     m = cls(**kwargs)
     t = torch.tensor(target, dtype=torch.long if metric == "ndcg" else torch.bool)
-    m.update(torch.tensor(preds, dtype=torch.float64), t, indexes=torch.tensor(index, dtype=torch.long))
+    p, i = torch.tensor(preds, dtype=torch.float64), torch.tensor(index, dtype=torch.long)
+    if not chunked:
+        m.update(p, t, indexes=i)
+    else:
+        from ._torchmetrics_stateful import chunks
+        for a, b in chunks(len(preds)):
+            m.update(p[a:b], t[a:b], indexes=i[a:b])
     return LibraryOutput(value=float(m.compute()))
 
 

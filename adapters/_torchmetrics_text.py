@@ -145,8 +145,11 @@ def _strings(inputs: Mapping) -> tuple[list, list]:
     return hyps, refs
 
 
-def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
-    import torchmetrics.functional.text as T
+def call(metric: str, options: Mapping, inputs: Mapping, T=None) -> LibraryOutput:
+    """One call of the functional API ``T`` (``torchmetrics.functional.text``, or a namespace of
+    the same names that feeds the stateful classes: ``_torchmetrics_stateful.Stateful``)."""
+    if T is None:
+        import torchmetrics.functional.text as T
 
     if metric in RATES or metric == "cer":
         fn = {"wer": T.word_error_rate, "cer": T.char_error_rate, "mer": T.match_error_rate,
@@ -154,17 +157,15 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         preds, target = _strings(inputs)
         return LibraryOutput(value=float(fn(preds, target)))
     if metric in ("bleu", "sentence_bleu"):
-        return _bleu(metric, options, inputs)
+        return _bleu(metric, options, inputs, T)
     if metric in ("exact_match", "squad_f1"):
-        return _squad(metric, inputs)
+        return _squad(metric, inputs, T)
     if metric == "perplexity":
-        return _perplexity(options, inputs)
+        return _perplexity(options, inputs, T)
     raise Skip(f"torchmetrics adapter does not implement {metric}")
 
 
-def _bleu(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
-    import torchmetrics.functional.text as T
-
+def _bleu(metric: str, options: Mapping, inputs: Mapping, T) -> LibraryOutput:
     hyps, refs = segments(metric, inputs)
     if options["tokenize"] == "none" and not options["lowercase"]:
         v = T.bleu_score(hyps, refs, n_gram=options["n_gram"], smooth=options["smooth"],
@@ -176,25 +177,21 @@ def _bleu(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
     return LibraryOutput(value=float(v))
 
 
-def _squad(metric: str, inputs: Mapping) -> LibraryOutput:
-    from torchmetrics.functional.text import squad
-
+def _squad(metric: str, inputs: Mapping, T) -> LibraryOutput:
     preds, refs = inputs.get("predictions"), inputs.get("references")
     if not isinstance(preds, list) or not isinstance(refs, list):
         raise Skip("torchmetrics' squad takes lists")
     p = [{"id": str(i), "prediction_text": x} for i, x in enumerate(preds) if x is not None]
     t = [{"id": str(i), "answers": {"text": list(r), "answer_start": [0] * len(r)}} for i, r in enumerate(refs)]
-    out = squad(p, t)
+    out = T.squad(p, t)
     key = "exact_match" if metric == "exact_match" else "f1"
     # the library reports percent (100.0 * exact_match / total); the unit is converted here
     return LibraryOutput(value=float(out[key]) / 100, raw=out)
 
 
-def _perplexity(options: Mapping, inputs: Mapping) -> LibraryOutput:
-    from torchmetrics.functional.text import perplexity
-
+def _perplexity(options: Mapping, inputs: Mapping, T) -> LibraryOutput:
     z, t, ignore = perplexity_tensors(inputs, "torchmetrics", options["ignore_index"])
-    return LibraryOutput(value=float(perplexity(z, t, ignore_index=ignore)))
+    return LibraryOutput(value=float(T.perplexity(z, t, ignore_index=ignore)))
 
 
 def perplexity_tensors(inputs: Mapping, library: str, ignore_index=None):
