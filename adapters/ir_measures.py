@@ -70,11 +70,46 @@ _MEASURES = {
     "num_relevant": ("NumRel", True, None),
     "num_relevant_retrieved": ("NumRet", True, None),
     "judged_at_k": ("Judged", False, "k"),   # the judged provider (the default pipeline's choice)
+    "set_f": ("SetF", True, None),
+    "interpolated_precision": ("IPrec", True, "recall"),
+    "infap": ("infAP", True, None),
+    "num_queries": ("NumQ", False, None),
+    "num_retrieved": ("NumRet", False, None),
+    "rbp": ("RBP", True, None),              # the cwl_eval provider (the default pipeline's choice)
+    "err": ("ERR", False, "k"),              # the gdeval provider (gdeval.pl, run by perl)
 }
+# oracle knob -> the measure's parameter, passed by name
+_PARAMS = {"set_f": {"x": "beta"}, "rbp": {"p": "p"}}
 _SET_FORM = {"P": "SetP", "R": "SetR"}   # the measure of the whole ranking (k=none)
 
 
-_TREC_FURTHER = ("set_ap", "bpref", "num_relevant", "num_relevant_retrieved", "judged_at_k")
+_TREC_FURTHER = ("set_ap", "bpref", "num_relevant", "num_relevant_retrieved", "judged_at_k", "set_f",
+                 "interpolated_precision", "infap", "num_queries", "num_retrieved", "rbp", "err")
+_PYTHON_FLOATS = ("judged_at_k", "rbp", "err")   # providers that rank the scores as doubles, not C floats
+
+
+def _iprec_point(value: str, settings) -> bool:
+    """trec_eval's iprec_at_recall has the eleven levels 0, 0.1, ..., 1 (ir_measures names the
+    measure f'iprec_at_recall_{recall:.2f}', pytrec_eval_provider.py:156)."""
+    try:
+        r = Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        return False
+    return 0 <= r <= 1 and (r * 10).denominator == 1
+
+
+def _beta_ok(value: str, settings) -> bool:
+    try:
+        return Fraction(value) > 0
+    except (ValueError, ZeroDivisionError):
+        return False
+
+
+def _persistence_ok(value: str, settings) -> bool:
+    try:
+        return 0 < Fraction(value) < 1
+    except (ValueError, ZeroDivisionError):
+        return False
 
 
 def _profile(metric: str, base: dict) -> dict:
@@ -89,17 +124,23 @@ def _profile(metric: str, base: dict) -> dict:
              "precision_denominator": "k", "ap_denominator": "relevant", "gain": "linear",
              "threshold_gains": "yes", "negative": "zero", "ideal": "judged"}
     out = {k: v for k, v in {**base, **extra}.items() if k in names}
-    if metric == "judged_at_k":   # the judged provider ranks the scores as Python floats
+    if metric in _PYTHON_FLOATS:   # the judged, cwl_eval and gdeval providers rank doubles
         out.pop("score_precision", None)
+    if metric == "rbp":
+        out.update(ties="input-order", empty_judgments="absent")
+    if metric == "err":
+        out.update(k="20", max_grade="4", empty_judgments="absent")
     return out
 
 
 def _caps(metric: str, provider_caps: dict) -> dict:
     caps = dict(provider_caps)
-    if metric == "judged_at_k":
+    if metric in _PYTHON_FLOATS:
         caps.pop("score_precision", None)
     if _MEASURES[metric][2] == "k":
         caps["k"] = ANY
+    caps.update({"interpolated_precision": {"recall": _iprec_point}, "set_f": {"x": _beta_ok},
+                 "rbp": {"p": _persistence_ok}}.get(metric, {}))
     return caps
 
 
@@ -129,7 +170,23 @@ class IRMeasures(Adapter):
                            "(self.qrel_qids), one with an empty judgement dict too (pytrec_eval drops it, iter_calc "
                            "fills in measure.DEFAULT, 0): it is scored 0 and averaged",
     }}
-    tolerances = {m: _TOL for m in _MEASURES}
+    profile_sources["rbp"] = {"ties": (
+        "ir_measures/util.py:229-233 RunConverter.as_sorted_namedtuple_iter, which the cwl_eval provider ranks "
+        "by (providers/cwl_eval.py:143): sorted(items, key=lambda x: x.score, reverse=True), a stable sort, "
+        "so equal scores keep the run's order"),
+        "empty_judgments": "ir_measures/providers/cwl_eval.py:127-128: the provider's query ids are those of the "
+                           "qrels rows (QrelsConverter(qrels).as_namedtuple_iter()), so a query whose judgement dict "
+                           "is empty does not exist for it"}
+    profile_sources["err"] = {
+        "max_grade": "ir_measures/bin/gdeval.pl: my $MAX_JUDGMENT = 4 (a qrels grade above it is a format error)",
+        "empty_judgments": "ir_measures/providers/gdeval_provider.py:47: the evaluator's query ids are those of "
+                           "the qrels rows (set(q.query_id for q in qrels)), so a query whose judgement dict is "
+                           "empty does not exist for it",
+        "ties": "ir_measures/bin/gdeval.pl sub runOrder: by score descending, then docno descending "
+                "('$docnoA lt $docnoB' returns 1), trec_eval's order"}
+    # gdeval.pl prints ERR with printf '%.5f' (gdeval.pl:181): half a unit of the fifth decimal,
+    # and the double ulps of pytrec_eval's values elsewhere
+    tolerances = dict({m: _TOL for m in _MEASURES}, err=Tolerance(abs=Fraction(1, 200000), ulps=8))
     cannot_receive = {"invalid:duplicate-id": "a run is {query: {doc: score}}, a dict, which cannot list a "
                                               "document twice"}
 
@@ -137,15 +194,16 @@ class IRMeasures(Adapter):
         if metric not in _MEASURES:
             raise Skip(f"ir_measures adapter does not implement {metric}")
         name, rel, param = _MEASURES[metric]
-        k = cut(settings) if param == "k" else None
+        k = cut(settings) if param == "k" else float(Fraction(settings["recall"])) if param == "recall" else None
         if k is None and name in _SET_FORM:
             name = _SET_FORM[name]
-        return {"measure": name, "rel": int(settings["threshold"]) if rel else None, "cutoff": k}
+        params = {p: float(Fraction(settings[knob])) for knob, p in _PARAMS.get(metric, {}).items()}
+        return {"measure": name, "rel": int(settings["threshold"]) if rel else None, "cutoff": k, "params": params}
 
     def _measure(self, options):
         import ir_measures
         m = getattr(ir_measures.measures, options["measure"])
-        params = {}
+        params = dict(options.get("params", {}))
         if options["rel"] is not None:
             params["rel"] = options["rel"]
         m = m(**params) if params else m
@@ -176,14 +234,16 @@ class IRMeasures(Adapter):
 
     def defect_classifiers(self) -> dict:
         return {"missing-query-zero-filled": _missing_query_counts,
-                "judged-ties-docid-ascending": _judged_ties_differ}
+                "judged-ties-docid-ascending": _judged_ties_differ,
+                "gdeval-topic-not-digits": _gdeval_refuses}
 
     def defect_models(self) -> dict:
         """The library's value: the oracle with the judged queries absent from the run left out
         of the sum (ir_measures gives them 0); Judged@k over the ranking the judged provider
         sorts."""
         return {"missing-query-zero-filled": _missing_query_model,
-                "judged-ties-docid-ascending": _judged_model}
+                "judged-ties-docid-ascending": _judged_model,
+                "gdeval-topic-not-digits": lambda metric, settings, inputs: _GDEVAL_RAISES}
 
     @staticmethod
     def provider_supports(provider, measure) -> bool:
@@ -195,17 +255,49 @@ class IRMeasures(Adapter):
 
 def _missing_query_counts(metric, settings, inputs) -> bool:
     """``Evaluator.iter_calc`` (ir_measures/providers/base.py) yields ``measure.DEFAULT`` (0)
-    for every judged query the provider did not score, so a judged query absent from the run
-    adds 0 to ``NumRel``, where trec_eval -c (an empty ranking: the oracle's
-    ``missing=zero``, ``queries=qrels``) counts its relevant judgements. Applies:
-    num_relevant, and a judged query with a judgement at or above the threshold that the run
-    lacks."""
-    if metric != "num_relevant":
+    for every judged query the provider did not score: one absent from the run, and one whose
+    judgement dict is empty (pytrec_eval drops it). For a mean that is the profile's
+    ``missing=zero``; for a count it is not the count of what the query has: trec_eval -c
+    (an empty ranking: ``missing=zero``, ``queries=qrels``) counts a missing query's
+    relevant judgements (NumRel) and the query itself (NumQ), and a query kept with empty
+    judgements (``empty_judgments=query``) its retrieved documents (NumRet) and itself (NumQ).
+    Applies: num_relevant with a judged query the run lacks that has a judgement at or above
+    the threshold; num_queries with a judged query the run lacks or whose judgements are
+    empty; num_retrieved with a query of empty judgements that the run retrieves documents for."""
+    if metric not in ("num_relevant", "num_queries", "num_retrieved"):
         return False
     thr = int(settings.get("threshold", "1"))
-    run = inputs.get("run", {})
-    return any(q not in run and any(int(g) >= thr for g in judged.values())
-               for q, judged in inputs.get("qrels", {}).items())
+    run, qrels = inputs.get("run", {}), inputs.get("qrels", {})
+    if metric == "num_relevant":
+        return any(q not in run and any(int(g) >= thr for g in judged.values()) for q, judged in qrels.items())
+    if metric == "num_queries":
+        return any(q not in run or not judged for q, judged in qrels.items())
+    return any(not judged and run.get(q) for q, judged in qrels.items())
+
+
+_GDEVAL_RAISES = "raised CalledProcessError: gdeval.pl: format error (a query id that is not digits)"
+
+
+def gdeval_topic(query: str) -> str:
+    """The topic gdeval.pl reads from a query id: ``$topic =~ s/^.*\-//`` (gdeval.pl:38, 58),
+    everything up to the last dash removed."""
+    return query.rsplit("-", 1)[-1]
+
+
+def _gdeval_refuses(metric, settings, inputs) -> bool:
+    """gdeval.pl dies ('format error on line N', exit status 25) on a qrels or run line whose
+    topic, after ``s/^.*\-//``, is not digits (gdeval.pl:39-42 and 59-61: ``$topic =~
+    /^[0-9]+$/``), and ir_measures' gdeval provider lets the CalledProcessError of
+    ``subprocess.check_output`` through (providers/gdeval_provider.py:59). Applies: err, and a
+    query id of a qrels row or of the run (the provider writes every run line) whose topic is
+    not digits."""
+    if metric != "err":
+        return False
+    try:
+        ids = [q for q, judged in inputs.get("qrels", {}).items() if judged] + list(inputs.get("run", {}))
+        return any(not (gdeval_topic(q).isascii() and gdeval_topic(q).isdigit()) for q in ids)
+    except (AttributeError, TypeError):
+        return False
 
 
 def _judged_order(inputs) -> dict:
@@ -240,15 +332,17 @@ def _judged_ties_differ(metric, settings, inputs) -> bool:
 
 
 def _missing_query_model(metric, settings, inputs):
+    """The library's count: the oracle's over the judged queries the provider scores (in the
+    run, with a judgement), the others adding ``measure.DEFAULT``, 0."""
     from oracle.registry import compute
     run = inputs.get("run", {})
-    qrels = {q: j for q, j in inputs["qrels"].items() if q in run}
+    qrels = {q: j for q, j in inputs["qrels"].items() if q in run and j}
     if not qrels:
         return 0
     return compute(metric, {**inputs, "qrels": qrels}, settings).value
 
 
-_PYTREC_MEASURES = tuple(m for m in _MEASURES if m != "judged_at_k")
+_PYTREC_MEASURES = tuple(m for m in _MEASURES if m not in _PYTHON_FLOATS)
 
 
 class IRMeasuresPytrecEval(IRMeasures):

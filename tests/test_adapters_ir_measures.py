@@ -2,6 +2,8 @@
 maps to, the default pipeline agreeing with the pytrec_eval provider it picks, the
 provider's zero for a judged query missing from the run (a known failure for NumRel),
 and a provider that cannot run reported unavailable with its reason."""
+from fractions import Fraction
+
 import pytest
 
 pytest.importorskip("ir_measures")
@@ -28,6 +30,12 @@ def a():
     ("num_relevant", {}, "NumRel"),
     ("num_relevant_retrieved", {"threshold": "2"}, "NumRet(rel=2)"),
     ("judged_at_k", {"k": "10"}, "Judged@10"),
+    ("set_f", {"x": "1/2"}, "SetF(beta=0.5)"),
+    ("interpolated_precision", {"recall": "1/2"}, "IPrec@0.5"),
+    ("infap", {}, "infAP"),
+    ("num_queries", {}, "NumQ"),
+    ("num_retrieved", {}, "NumRet"),
+    ("rbp", {"p": "1/2"}, "RBP(p=0.5,rel=1)"),
 ])
 def test_measure_names(a, metric, knobs, expected):
     settings = {**a.profile(metric), **knobs}
@@ -79,3 +87,33 @@ def test_judged_breaks_ties_by_document_id_ascending(a):
     assert compute("judged_at_k", inputs, settings).value == 0
     assert a.call("judged_at_k", a.options("judged_at_k", settings), inputs).value == pytest.approx(0.1)
     assert a.defect_models()["judged-ties-docid-ascending"]("judged_at_k", settings, inputs) * 10 == 1
+
+
+def test_rbp_through_cwl_eval_by_hand(a):
+    """RBP (Moffat and Zobel 2008, eq. 3), p = 1/2, through the default pipeline (cwl_eval):
+    q1 ranks d2 (grade 0), d1 (grade 1), d4 (unjudged): RBP = (1 - p) p^1 = 1/4; q2 ranks
+    its one relevant document first: 1/2; the mean is 3/8. Ties keep the run's order (the
+    profile's ties=input-order): d5 and d6 tie for q3, d5 relevant and listed first, 1/2."""
+    inputs = {"qrels": {"q1": {"d1": 1, "d2": 0}, "q2": {"x": 2}, "q3": {"d5": 1}},
+              "run": {"q1": {"d2": 2.0, "d1": 1.0, "d4": 0.5}, "q2": {"x": 0.1}, "q3": {"d5": 1.0, "d6": 1.0}}}
+    settings = {**a.profile("rbp"), "p": "1/2"}
+    value = a.call("rbp", a.options("rbp", settings), inputs).value
+    assert abs(value - (1 / 4 + 1 / 2 + 1 / 2) / 3) < 1e-12
+    assert compute("rbp", inputs, settings).value == Fraction(5, 12)
+
+
+def test_counts_of_queries_the_provider_does_not_score_are_zero(a):
+    """NumQ and NumRet: a judged query absent from the run and a query with empty judgements
+    are yielded with measure.DEFAULT (0) by Evaluator.iter_calc; trec_eval -c counts them
+    (known failures ir_measures-num_queries-0002, ir_measures-num_retrieved-0002)."""
+    inputs = {"qrels": {"q1": {"a": 1}, "q2": {"x": 1}, "q3": {}}, "run": {"q1": {"a": 1.0}, "q3": {"b": 1.0, "c": 0.5}}}
+    nq, nr = a.profile("num_queries"), a.profile("num_retrieved")
+    # by hand: three judged queries evaluated (q2 on an empty ranking): num_q 3; retrieved 1 + 0 + 2 = 3
+    assert compute("num_queries", inputs, nq).value == 3
+    assert compute("num_retrieved", inputs, nr).value == 3
+    # the library: q1 alone is scored (q2 absent, q3 without judgements): 1 query, 1 document
+    assert a.call("num_queries", a.options("num_queries", nq), inputs).value == 1.0
+    assert a.call("num_retrieved", a.options("num_retrieved", nr), inputs).value == 1.0
+    for metric, settings in (("num_queries", nq), ("num_retrieved", nr)):
+        assert a.defect_classifiers()["missing-query-zero-filled"](metric, settings, inputs)
+        assert a.defect_models()["missing-query-zero-filled"](metric, settings, inputs) == 1

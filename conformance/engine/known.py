@@ -140,9 +140,11 @@ _MISSING = object()
 
 
 def _raised_type(value) -> str | None:
-    """'ValueError' for a recorded or observed 'raised ValueError: ...', else None."""
+    """'ValueError' for a recorded or observed 'raised ValueError: ...', else None. A qualified
+    name is read by its last part ('raised subprocess.CalledProcessError: ...' is a
+    CalledProcessError: golden judging records the qualified name, properties the bare one)."""
     if isinstance(value, str) and value.startswith("raised "):
-        return value[len("raised "):].split(":", 1)[0].strip()
+        return value[len("raised "):].split(":", 1)[0].strip().rsplit(".", 1)[-1]
     return None
 
 
