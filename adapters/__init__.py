@@ -21,6 +21,8 @@ BUILTIN = {
     "ir_measures": "adapters.ir_measures:IRMeasures",
     "ir_measures-pytrec_eval": "adapters.ir_measures:IRMeasuresPytrecEval",
     "ir_measures-ranx": "adapters.ir_measures:IRMeasuresRanx",
+    "ir_measures-cwl_eval": "adapters.ir_measures:IRMeasuresCwlEval",
+    "ir_measures-gdeval": "adapters.ir_measures:IRMeasuresGdeval",
     "torchmetrics": "adapters.torchmetrics:TorchMetrics",
     "torchmetrics-stateful": "adapters.torchmetrics_stateful:TorchMetricsStateful",
     "nervaluate": "adapters.nervaluate:NERvaluate",

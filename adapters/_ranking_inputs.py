@@ -7,7 +7,9 @@ dyadic decimals such as "2.25"). Two things cannot be passed and raise
 ``Skip``: two distinct exact scores of one query that round to the same
 double (the adapter would create a tie the input does not have), a score
 beyond the double range; and a list-form ranking that names a document twice
-(a dictionary cannot hold it).
+(a dictionary cannot hold it). An adapter whose profile declares
+``score_precision=float64`` passes ``rounded=True``: the rounding is then the library's and the
+oracle's alike.
 """
 from __future__ import annotations
 
@@ -25,8 +27,10 @@ def exact_score(s) -> Fraction:
     return Fraction(s)
 
 
-def float_ranking(q, ranking) -> dict:
-    """{doc: float} of one query's ranking, in input order."""
+def float_ranking(q, ranking, rounded: bool = False) -> dict:
+    """{doc: float} of one query's ranking, in input order. ``rounded``: the library's profile
+    holds the scores as doubles (``score_precision=float64``), so two scores that round to one
+    double are a tie for the oracle too and are passed, not skipped."""
     if isinstance(ranking, dict):
         pairs = list(ranking.items())
     else:
@@ -47,15 +51,15 @@ def float_ranking(q, ranking) -> dict:
         except OverflowError:
             raise Skip(f"run[{q!r}][{d!r}]: score {s!r} is beyond the double range") from None
         prev = exact_of.setdefault(f, x)
-        if prev != x:
+        if prev != x and not rounded:
             raise Skip(f"run[{q!r}][{d!r}]: score {s!r} and another score of the query, {prev}, "
                        f"round to the same double {f!r}")
         out[d] = f
     return out
 
 
-def float_run(inputs) -> dict:
-    return {q: float_ranking(q, r) for q, r in inputs["run"].items()}
+def float_run(inputs, rounded: bool = False) -> dict:
+    return {q: float_ranking(q, r, rounded) for q, r in inputs["run"].items()}
 
 
 def int_qrels(inputs) -> dict:

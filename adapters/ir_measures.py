@@ -20,6 +20,18 @@ provider's difference from the others is judged on its own.
 | ``num_relevant`` | ``NumRel(rel=l)`` |
 | ``num_relevant_retrieved`` | ``NumRet(rel=l)`` |
 | ``judged_at_k`` | ``Judged@K`` (the judged provider; default pipeline only) |
+| ``set_f`` | ``SetF(rel=l, beta=x)`` |
+| ``interpolated_precision`` | ``IPrec(rel=l)@r`` (trec_eval's eleven recall levels) |
+| ``infap`` | ``infAP(rel=l)`` |
+| ``num_queries``, ``num_retrieved`` | ``NumQ``, ``NumRet`` |
+| ``rbp`` | ``RBP(rel=l, p=p)`` (the cwl_eval provider) |
+| ``err`` | ``ERR@K`` (the gdeval provider: gdeval.pl, run by perl) |
+
+Four adapters: ``ir_measures`` (the default pipeline, every measure above),
+``ir_measures-pytrec_eval`` (the pytrec_eval provider's 16), ``ir_measures-cwl_eval`` (P@K,
+RR, AP and RBP as C/W/L's rulers compute them: AP over the relevant documents ranked) and
+``ir_measures-gdeval`` (nDCG@K with exponential gains and ERR@K, as gdeval.pl prints them, to
+five decimals); ``ir_measures-ranx`` reports itself unavailable here (below).
 
 ``l`` is the ``threshold`` knob (trec_eval's -l, which ir_measures passes to
 pytrec_eval as ``relevance_level`` and to ranx as the ``-l`` suffix). Qrels and run
@@ -55,6 +67,9 @@ _QUERY_CAPS = {"threshold": ANY, "duplicates": ANY}
 _TREC_CAPS = dict(_QUERY_CAPS, score_precision=("float32",))   # the pytrec_eval provider: trec_eval's C floats
 _TREC = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "missing": "zero", "duplicates": "error",
          "queries": "qrels", "empty_judgments": "query", "score_precision": "float32"}
+
+_FLOAT64_SOURCE = ("ir_measures/util.py RunConverter: the run's scores are Python floats (ScoredDoc.score), "
+                   "which cwl_eval sorts and gdeval_provider writes as text for perl to read as doubles")
 
 # oracle metric -> (ir_measures measure name, takes rel=, the knob holding its parameter or None)
 _MEASURES = {
@@ -124,8 +139,10 @@ def _profile(metric: str, base: dict) -> dict:
              "precision_denominator": "k", "ap_denominator": "relevant", "gain": "linear",
              "threshold_gains": "yes", "negative": "zero", "ideal": "judged"}
     out = {k: v for k, v in {**base, **extra}.items() if k in names}
-    if metric in _PYTHON_FLOATS:   # the judged, cwl_eval and gdeval providers rank doubles
+    if metric == "judged_at_k":   # the judged provider ranks the scores as Python floats
         out.pop("score_precision", None)
+    elif metric in _PYTHON_FLOATS:   # the cwl_eval and gdeval providers: doubles
+        out["score_precision"] = "float64"
     if metric == "rbp":
         out.update(ties="input-order", empty_judgments="absent")
     if metric == "err":
@@ -135,8 +152,10 @@ def _profile(metric: str, base: dict) -> dict:
 
 def _caps(metric: str, provider_caps: dict) -> dict:
     caps = dict(provider_caps)
-    if metric in _PYTHON_FLOATS:
+    if metric == "judged_at_k":
         caps.pop("score_precision", None)
+    elif metric in _PYTHON_FLOATS:
+        caps["score_precision"] = ("float64",)
     if _MEASURES[metric][2] == "k":
         caps["k"] = ANY
     caps.update({"interpolated_precision": {"recall": _iprec_point}, "set_f": {"x": _beta_ok},
@@ -170,7 +189,7 @@ class IRMeasures(Adapter):
                            "(self.qrel_qids), one with an empty judgement dict too (pytrec_eval drops it, iter_calc "
                            "fills in measure.DEFAULT, 0): it is scored 0 and averaged",
     }}
-    profile_sources["rbp"] = {"ties": (
+    profile_sources["rbp"] = {"score_precision": _FLOAT64_SOURCE, "ties": (
         "ir_measures/util.py:229-233 RunConverter.as_sorted_namedtuple_iter, which the cwl_eval provider ranks "
         "by (providers/cwl_eval.py:143): sorted(items, key=lambda x: x.score, reverse=True), a stable sort, "
         "so equal scores keep the run's order"),
@@ -178,6 +197,7 @@ class IRMeasures(Adapter):
                            "qrels rows (QrelsConverter(qrels).as_namedtuple_iter()), so a query whose judgement dict "
                            "is empty does not exist for it"}
     profile_sources["err"] = {
+        "score_precision": _FLOAT64_SOURCE,
         "max_grade": "ir_measures/bin/gdeval.pl: my $MAX_JUDGMENT = 4 (a qrels grade above it is a format error)",
         "empty_judgments": "ir_measures/providers/gdeval_provider.py:47: the evaluator's query ids are those of "
                            "the qrels rows (set(q.query_id for q in qrels)), so a query whose judgement dict is "
@@ -198,7 +218,8 @@ class IRMeasures(Adapter):
         if k is None and name in _SET_FORM:
             name = _SET_FORM[name]
         params = {p: float(Fraction(settings[knob])) for knob, p in _PARAMS.get(metric, {}).items()}
-        return {"measure": name, "rel": int(settings["threshold"]) if rel else None, "cutoff": k, "params": params}
+        return {"measure": name, "rel": int(settings["threshold"]) if rel else None, "cutoff": k, "params": params,
+                "rounded": settings.get("score_precision") == "float64"}
 
     def _measure(self, options):
         import ir_measures
@@ -221,7 +242,7 @@ class IRMeasures(Adapter):
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         measure = self._measure(options)
         provider = self._provider()
-        qrels, run = int_qrels(inputs), float_run(inputs)
+        qrels, run = int_qrels(inputs), float_run(inputs, options.get("rounded", False))
         if options["measure"] == "nDCG":   # pytrec_eval computes it: the same hazard
             skip_all_negative_queries(qrels, run)
         if not self.provider_supports(provider, measure):
@@ -235,7 +256,7 @@ class IRMeasures(Adapter):
     def defect_classifiers(self) -> dict:
         return {"missing-query-zero-filled": _missing_query_counts,
                 "judged-ties-docid-ascending": _judged_ties_differ,
-                "gdeval-topic-not-digits": _gdeval_refuses}
+                "gdeval-topic-not-digits": lambda m, s, i: m == "err" and _gdeval_refuses(m, s, i)}
 
     def defect_models(self) -> dict:
         """The library's value: the oracle with the judged queries absent from the run left out
@@ -290,8 +311,8 @@ def _gdeval_refuses(metric, settings, inputs) -> bool:
     /^[0-9]+$/``), and ir_measures' gdeval provider lets the CalledProcessError of
     ``subprocess.check_output`` through (providers/gdeval_provider.py:59). Applies: err, and a
     query id of a qrels row or of the run (the provider writes every run line) whose topic is
-    not digits."""
-    if metric != "err":
+    not digits (ndcg too, for the gdeval provider's adapter, where gdeval.pl computes nDCG@k)."""
+    if metric not in ("err", "ndcg"):
         return False
     try:
         ids = [q for q, judged in inputs.get("qrels", {}).items() if judged] + list(inputs.get("run", {}))
@@ -352,6 +373,91 @@ class IRMeasuresPytrecEval(IRMeasures):
     capabilities = {m: _caps(m, _TREC_CAPS) for m in _PYTREC_MEASURES}
     profiles = {m: _profile(m, _TREC) for m in _PYTREC_MEASURES}
     tolerances = {m: _TOL for m in _PYTREC_MEASURES}
+
+
+# the cwl_eval provider (providers/cwl_eval.py): P@k, RR, AP and RBP through cwl's rulers, the run
+# sorted by score with a stable sort (equal scores in the run's order), the query set that of
+# the qrels rows, the scores as Python floats
+_CWL = {k: v for k, v in dict(_TREC, ties="input-order", empty_judgments="absent").items()
+        if k != "score_precision"}
+_CWL_MEASURES = ("precision_at_k", "reciprocal_rank", "average_precision", "rbp")
+_CWL_SOURCES = {
+    "score_precision": _FLOAT64_SOURCE,
+    "ties": IRMeasures.profile_sources["rbp"]["ties"],
+    "empty_judgments": IRMeasures.profile_sources["rbp"]["empty_judgments"],
+}
+
+
+def _cwl_profile(metric: str) -> dict:
+    return dict(_profile(metric, _CWL), ties="input-order", empty_judgments="absent", score_precision="float64")
+
+
+def _a_cutoff(value: str, settings) -> bool:
+    return value != "none"
+
+
+class IRMeasuresCwlEval(IRMeasures):
+    """ir_measures through its cwl_eval provider (``ir_measures.cwl_eval``): P@k, RR, AP and RBP
+    as the C/W/L framework's rulers compute them."""
+    name = "ir_measures-cwl_eval"
+    provider = "cwl_eval"
+    capabilities = {m: _caps(m, dict(_TREC_CAPS, score_precision=("float64",))) for m in _CWL_MEASURES}
+    # the provider's measures: P@k with a cutoff, AP and RR of the whole ranking
+    # (providers/cwl_eval.py:39-41: _P(cutoff=Any()), _RR(cutoff=NOT_PROVIDED), _AP(cutoff=NOT_PROVIDED))
+    capabilities["precision_at_k"]["k"] = _a_cutoff
+    capabilities["average_precision"]["k"] = ("none",)
+    profiles = {m: _cwl_profile(m) for m in _CWL_MEASURES}
+    profiles["average_precision"]["ap_denominator"] = "retrieved-relevant"
+    profile_sources = {"*": dict(_CWL_SOURCES, ap_denominator=(
+        "cwl/ruler/measures/cwl_ap.py:46-66 APCWLMetric.c_vector: the continuation probabilities come from the "
+        "gains of the ranking itself (rels counts the ranked items with gain > 0), the C/W/L form of AP (Moffat "
+        "et al.), so AP averages the precisions over the relevant documents retrieved"))}
+    tolerances = {m: _TOL for m in _CWL_MEASURES}
+
+    def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        out = super().options(metric, settings)
+        if metric == "precision_at_k" and out["cutoff"] is None:
+            out["measure"] = "P"   # SetP is pytrec_eval's; the cwl_eval provider has P@k only
+        return out
+
+
+# the gdeval provider: gdeval.pl (TREC Web track) run by perl, nDCG@k (exponential gain) and ERR@k
+_GDEVAL_MEASURES = ("ndcg", "err")
+
+
+def _gdeval_profile(metric: str) -> dict:
+    if metric == "err":
+        return IRMeasures.profiles["err"]
+    return dict(_profile("ndcg", _TREC), gain="exponential", k="20", empty_judgments="absent", score_precision="float64")
+
+
+class IRMeasuresGdeval(IRMeasures):
+    """ir_measures through its gdeval provider (``ir_measures.gdeval``): nDCG@k and ERR@k as
+    gdeval.pl prints them (five decimals)."""
+    name = "ir_measures-gdeval"
+    provider = "gdeval"
+    capabilities = {m: _caps(m, {k: v for k, v in dict(_QUERY_CAPS, score_precision=("float64",)).items()
+                                 if k != "threshold"}) for m in _GDEVAL_MEASURES}
+    capabilities["ndcg"]["k"] = _a_cutoff   # gdeval_provider.py:14, _nDCG(cutoff=Any(required=True))
+    profiles = {m: _gdeval_profile(m) for m in _GDEVAL_MEASURES}
+    profile_sources = {"*": dict(IRMeasures.profile_sources["err"], gain=(
+        "ir_measures/providers/gdeval_provider.py:14 supports nDCG(dcg='exp-log2') only; gdeval.pl sub dcg: "
+        "(2**$gain[$i] - 1) / log ($i + 2)"))}
+    tolerances = {m: Tolerance(abs=Fraction(1, 200000), ulps=8) for m in _GDEVAL_MEASURES}
+
+    def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        out = super().options(metric, settings)
+        if metric == "ndcg":
+            if out["cutoff"] is None:
+                raise Skip("gdeval.pl needs a cutoff (nDCG@k)")
+            out["params"] = dict(out["params"], dcg="exp-log2")   # the provider's only nDCG form
+        return out
+
+    def defect_classifiers(self) -> dict:
+        return {"gdeval-topic-not-digits": _gdeval_refuses}
+
+    def defect_models(self) -> dict:
+        return {"gdeval-topic-not-digits": lambda metric, settings, inputs: _GDEVAL_RAISES}
 
 
 _RANX = {k: v for k, v in dict(_TREC, ties="input-order").items() if k != "score_precision"}   # float64

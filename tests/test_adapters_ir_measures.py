@@ -8,7 +8,8 @@ import pytest
 
 pytest.importorskip("ir_measures")
 
-from adapters.ir_measures import IRMeasures, IRMeasuresPytrecEval, IRMeasuresRanx  # noqa: E402
+from adapters.ir_measures import (IRMeasures, IRMeasuresCwlEval, IRMeasuresGdeval, IRMeasuresPytrecEval,  # noqa: E402
+                                  IRMeasuresRanx)
 from oracle.registry import compute  # noqa: E402
 
 
@@ -117,3 +118,35 @@ def test_counts_of_queries_the_provider_does_not_score_are_zero(a):
     for metric, settings in (("num_queries", nq), ("num_retrieved", nr)):
         assert a.defect_classifiers()["missing-query-zero-filled"](metric, settings, inputs)
         assert a.defect_models()["missing-query-zero-filled"](metric, settings, inputs) == 1
+
+
+def test_cwl_eval_ap_averages_over_the_relevant_documents_ranked():
+    """C/W/L's AP (cwl/ruler/measures/cwl_ap.py: rels counts the ranking's own relevant items):
+    q ranks a (relevant), x, b (relevant), y with c relevant and unranked. By hand: precisions at
+    the relevant ranks 1/1 and 2/3; trec_eval's AP divides by R = 3: (1 + 2/3)/3 = 5/9; the
+    profile's ap_denominator=retrieved-relevant divides by the 2 ranked: 5/6."""
+    a = IRMeasuresCwlEval()
+    inputs = {"qrels": {"1": {"a": 1, "b": 1, "c": 1}}, "run": {"1": {"a": 4.0, "x": 3.0, "b": 2.0, "y": 1.0}}}
+    settings = a.profile("average_precision")
+    assert settings["ap_denominator"] == "retrieved-relevant"
+    assert abs(a.call("average_precision", a.options("average_precision", settings), inputs).value - 5 / 6) < 1e-12
+    assert compute("average_precision", inputs, settings).value == Fraction(5, 6)
+    assert compute("average_precision", inputs, {}).value == Fraction(5, 9)
+
+
+def test_gdeval_prints_five_decimals_and_refuses_query_ids_that_are_not_digits():
+    """nDCG@2 with exponential gains: query 7 ranks b (grade 1), a (grade 2). By hand: DCG =
+    1/log2(2) + 3/log2(3), ideal 3/log2(2) + 1/log2(3): 0.80...; gdeval.pl prints '%.5f'."""
+    import math
+    import subprocess
+    a = IRMeasuresGdeval()
+    inputs = {"qrels": {"7": {"a": 2, "b": 1}}, "run": {"7": {"b": 2.0, "a": 1.0}}}
+    settings = dict(a.profile("ndcg"), k="2")
+    value = a.call("ndcg", a.options("ndcg", settings), inputs).value
+    exact = (1 + 3 / math.log2(3)) / (3 + 1 / math.log2(3))
+    assert value == round(exact, 5)
+    assert abs(float(compute("ndcg", inputs, settings).value) - exact) < 1e-12
+    with pytest.raises(subprocess.CalledProcessError):
+        a.call("ndcg", a.options("ndcg", settings), {"qrels": {"q7": {"a": 2}}, "run": {"q7": {"a": 1.0}}})
+    assert a.defect_classifiers()["gdeval-topic-not-digits"]("ndcg", settings, {"qrels": {"q7": {"a": 2}}, "run": {}})
+    assert not a.defect_classifiers()["gdeval-topic-not-digits"]("ndcg", settings, inputs)
