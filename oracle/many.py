@@ -63,8 +63,10 @@ def compute_settings(metric: str, inputs, settings_list: list, part=None) -> lis
             return error_rate_values(metric, inputs, settings_list)
         except InputError:
             pass
-    if part is None and metric in _RANKING and not any(s.get("no_relevant") in ("one", "error") for s in settings_list):
-        # (no_relevant=one and error are the generic path's: a query scored 1, or refused)
+    if part is None and metric in _RANKING and not any(s.get("no_relevant") in ("one", "error")
+                                                       or s.get("negative") == "ideal" for s in settings_list):
+        # (no_relevant=one and error are the generic path's: a query scored 1, or refused; so is
+        # negative=ideal, whose ideal ranking holds more than the positive gains)
         try:
             from .many_ranking import ranking_values
             return ranking_values(metric, inputs, settings_list)

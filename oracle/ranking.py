@@ -51,7 +51,10 @@ whole list, K = N):
 - r_precision = H_R / R (m_Rprec.c)
 - dcg@K = sum_{i<=K} gain_i / log2(i + 1) (m_ndcg.c, m_ndcg_cut.c)
 - ndcg@K = dcg@K / idcg@K, the ideal from the positive gains of the judged
-  documents (or of the retrieved ones), sorted descending, cut at K.
+  documents (or of the retrieved ones), sorted descending, cut at K; under
+  ``negative=ideal`` (torchmetrics' ideal) the zero and negative gains of that set
+  follow the positive ones, so a negative grade inside the cut lowers idcg (it can
+  make idcg negative: the quotient is taken as it is).
 A value that would divide by zero (R = 0, N = 0, idcg = 0) is 0, as in
 trec_eval. Gains: linear = grade (trec_eval), exponential = 2^grade - 1
 (Burges et al. 2005), binary = [grade >= threshold] (document 004's dcg_at_k
@@ -97,7 +100,8 @@ from .exact import Undefined, log, power, product, total
 from .gcpause import paused_gc
 from .ranking_inputs import _check_inputs
 from .ranking_query import (_Profile, _add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _hit,
-                            _ideal_form, _precision, _profile, _r_precision, _recall, _rr, gain_of)
+                            _ideal_form, _precision, _profile, _r_precision, _recall, _rr, gain_of,
+                            ideal_sign)
 
 from .ranking_knobs import (_COMMON, _DOC, _GAINS, _MN, _TREC, APDEN, DUPLICATES, EMPTY_JUDGMENTS,  # noqa: F401
                            GAIN, IDEAL, K, LOG_BASE, MISSING, NEGATIVE, NO_RELEVANT, PDEN, QUERIES,
@@ -342,6 +346,8 @@ def compute_ndcg(inputs, settings: dict) -> Result:
         if not ideal:
             per_query[q] = Fraction(0)
             continue
+        if settings["negative"] == "ideal" and key not in classes:
+            ideal_sign(ideal)   # a negative term: the ideal DCG is not 0 (or a clear error)
         entry = classes.get(key)
         if entry is None:
             classes[key] = entry = (_form_expr(ideal), {})

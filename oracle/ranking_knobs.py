@@ -88,10 +88,16 @@ THRESHOLD_GAINS = Knob(
              "no": "ranx _dcg(): clean_qrels(qrels, rel_lvl) drops grades below rel_lvl before taking gains"})
 NEGATIVE = Knob(
     "negative", "gain of a negative grade", "zero",
-    choices=("zero", "keep"), key="neg",
+    choices=("zero", "keep", "ideal"), key="neg",
     sources={"zero": f"{_TREC} form_res_rels.c: a negative qrels grade is RELVALUE_UNJUDGED, get_gain() "
                      "gives it 0 and it is not a relevance level of the ideal",
-             "keep": "the grade's own (negative) gain; never in the ideal ranking"})
+             "keep": "the grade's own (negative) gain; never in the ideal ranking",
+             "ideal": "the grade's own (negative) gain, in the DCG and in the ideal ranking: the ideal sorts every "
+                      "gain of the ideal set in descending order, zeros and negatives included (they fall to its "
+                      "bottom, inside the cutoff); an ideal DCG of 0 gives nDCG 0, a negative one divides as it is. "
+                      "torchmetrics 1.x functional/retrieval/ndcg.py retrieval_normalized_dcg: "
+                      "'normalized_gain = _dcg_sample_scores(target, target, top_k, ignore_ties=True)' over every "
+                      "retrieved row's target, then 'gain[all_irrelevant] = 0' where it is 0"})
 PDEN = Knob(
     "precision_denominator", "what P@K divides by", "k",
     choices=("k", "retrieved"), key="pden",

@@ -148,6 +148,9 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
             if gain[g] > 0:
                 per_gain[gain[g]] += c
         ideal = tuple(chain.from_iterable(repeat(v, per_gain[v]) for v in sorted(per_gain, reverse=True)))
+        if settings.get("negative") == "ideal":
+            if any(v > 0 for v in gain.values()):   # a relevant document (else no_relevant decides)
+                ideal += _ideal_tail(counts, gain, len(scores), settings.get("ideal", "judged"))
         wanted = {g for g, v in gain.items() if v != 0 or g >= thr}
         if table is not None:
             p = _untied_profile(len(scores), relevant, ideal, table, judged, wanted.__contains__, gain, thr,
@@ -166,6 +169,49 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
         return _Profile(len(scores), relevant, ideal, [], {} if settings["ties"] != "expected" else None)
     groups, ranks = _groups(rk, members, settings["ties"])
     return _Profile(len(scores), relevant, ideal, groups, ranks)
+
+
+def _ideal_tail(counts: Counter, gain: dict, retrieved: int, ideal_set: str) -> tuple:
+    """Under negative=ideal, what follows the positive gains in the ideal ranking: the zero
+    gains (each a place) and then the negative gains, in descending order; empty when no gain
+    is negative (the zeros then change nothing). The ideal set is the judged documents
+    (ideal=judged) or the retrieved ones (ideal=retrieved, an unjudged one of gain 0). Called
+    for a query with a positive gain among its judgements only: one without is the no_relevant
+    knob's, as under the other values."""
+    negative = Counter()
+    nonzero = 0
+    for g, c in counts.items():
+        if gain[g] < 0:
+            negative[gain[g]] += c
+        if gain[g] != 0:
+            nonzero += c
+    if not negative:
+        return ()
+    zeros = (sum(c for g, c in counts.items() if gain[g] == 0) if ideal_set == "judged"
+             else retrieved - nonzero)
+    return (Fraction(0),) * zeros + tuple(chain.from_iterable(repeat(v, negative[v])
+                                                              for v in sorted(negative, reverse=True)))
+
+
+def ideal_sign(form: dict) -> int:
+    """The sign of sum_b c_b / log2(b) (an ideal DCG with negative terms), decided on
+    intervals of growing precision; an InputError if 4096 bits do not separate it from 0."""
+    if all(c > 0 for c in form.values()):
+        return 1
+    if all(c < 0 for c in form.values()):
+        return -1
+    from .certified import interval
+    x = _form_expr(form)
+    bits = 64
+    while bits <= 4096:
+        lo, hi = interval(x, bits)
+        if lo > 0:
+            return 1
+        if hi < 0:
+            return -1
+        bits *= 4
+    raise InputError("negative=ideal: the ideal DCG's sign is not decided at 4096 bits (is it 0?)",
+                     item="qrels")
 
 
 def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule) -> _Profile | None:
