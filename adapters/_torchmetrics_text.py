@@ -13,8 +13,12 @@ Profiles, from the source (torchmetrics 1.9.0):
   (aggregate=corpus); CER aligns ``list(pred)`` with ``list(tgt)``, nothing stripped
   (cer.py ``_cer_update``): whitespace=keep, unit=codepoint. The totals are float32
   tensors and the rate one float32 division.
-- BLEU (bleu.py ``_bleu_score_update``): the reference length is the first of the references
-  closest to the hypothesis length (``target_len_diff.index(min(...))``): ref_length=closest-first;
+- BLEU: the reference length is the closest reference's (Papineni et al. 2002, the paper
+  bleu.py cites as its reference [1]; ``SacreBLEUScore`` documents SacreBLEU's computation),
+  a tie going to the shorter reference as in NLTK and SacreBLEU: ref_length=closest-shorter.
+  The code takes the first of the equally close references (bleu.py ``_bleu_score_update``:
+  ``target_len_list[target_len_diff.index(min(target_len_diff))]``), so a tie broken the other
+  way is a defect (``first-closest-reference``; reported upstream as issue #3504);
   ``smooth=True`` is Lin and Och's add-one on orders >= 2 (``precision_scores[0] =
   numerator[0] / denominator[0]``): smoothing=add-k with k = 1; any order without a match
   gives 0 before smoothing (``if min(numerator) == 0.0``): no_match=zero, which under
@@ -69,11 +73,11 @@ def _weights_ok(value: str, settings: Mapping[str, str]) -> bool:
 
 
 _BLEU = {"tokenizer": ("none", "13a", "intl", "char"), "case": ("mixed", "lower"), "order": _order_ok,
-         "weights": _weights_ok, "ref_length": ("closest-first",), "smoothing": ("none", "add-k"),
+         "weights": _weights_ok, "ref_length": ("closest-shorter",), "smoothing": ("none", "add-k"),
          "smoothing_value": _smoothing_value_ok, "no_match": ("zero",), "effective_order": ("no",),
          "level": ("corpus",), "scale": ("fraction",)}
 _BLEU_PROFILE = {"tokenizer": "none", "case": "mixed", "order": "4", "weights": "uniform",
-                 "ref_length": "closest-first", "smoothing": "none", "no_match": "zero",
+                 "ref_length": "closest-shorter", "smoothing": "none", "no_match": "zero",
                  "effective_order": "no", "scale": "fraction"}
 _SQUAD = {"normalization": ("squad",), "missing": ("zero",), "rule": ("v1.1",)}
 _SQUAD_PROFILE = {"normalization": "squad", "missing": "zero", "rule": "v1.1"}
@@ -97,8 +101,9 @@ SOURCES = {
                  "_wer_compute returns errors / total",
     "whitespace": "cer.py _cer_update: _edit_distance(list(pred), list(tgt)), the strings as given",
     "tokenizer": "bleu.py _tokenize_fn: sentence.split() (BLEUScore's default tokenizer)",
-    "ref_length": "bleu.py _bleu_score_update: target_len_list[target_len_diff.index(min(target_len_diff))], "
-                  "the first closest reference",
+    "ref_length": "bleu.py References [1], Papineni et al. 2002: the best match length (the closest reference; "
+                  "NLTK closest_ref_length and SacreBLEU _get_closest_ref_len, the implementations sacre_bleu_score "
+                  "documents it follows, break a tie towards the shorter one)",
     "smoothing": "bleu.py bleu_score(smooth=False); smooth=True adds one to the counts of orders >= 2 "
                  "(_bleu_score_compute: precision_scores[0] = numerator[0] / denominator[0]), Lin and Och 2004",
     "rule": "squad.py:15-16 names its sources, the SQuAD v1.1 evaluation script (CodaLab bundle) and Hugging "

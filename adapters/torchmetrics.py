@@ -79,7 +79,8 @@ class TorchMetrics(Adapter):
                 "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen,
                 "topk-tie-order": _classes.topk_tie_order,
                 "predicted-only-class-counts-zero": _classes.predicted_only_class,
-                "negative-gain-in-ideal": _retrieval.has_negative_grade}
+                "negative-gain-in-ideal": _retrieval.has_negative_grade,
+                "first-closest-reference": _first_closest_differs}
 
     def defect_models(self) -> dict:
         return {"max-length-as-hits": _max_length_model,
@@ -90,7 +91,8 @@ class TorchMetrics(Adapter):
                 "topk-tie-order": _classes.topk_tie_order_model,
                 "all-queries-skipped-zero": lambda metric, settings, inputs: 0,
                 "predicted-only-class-counts-zero": _classes.predicted_only_class_model,
-                "negative-gain-in-ideal": _retrieval.negative_ideal_model}
+                "negative-gain-in-ideal": _retrieval.negative_ideal_model,
+                "first-closest-reference": _first_closest_model}
 
 
 _THREADS_SET_IN: list = []
@@ -188,3 +190,24 @@ def _smoothing_after_zero_check(metric, settings, inputs) -> bool:
     except Exception:
         return False
     return any(m == 0 for m in stats.get("matches", [])[:int(settings.get("order", "4"))])
+
+
+def _first_closest_model(metric, settings, inputs):
+    """The library's BLEU: the oracle's with ref_length=closest-first (the first of the equally
+    close references, bleu.py ``target_len_diff.index(min(target_len_diff))``)."""
+    from oracle.registry import compute
+    return compute(metric, inputs, {**settings, "ref_length": "closest-first"}).value
+
+
+def _first_closest_differs(metric, settings, inputs) -> bool:
+    """Applies: BLEU, and a segment whose first closest reference is longer than a later one as
+    close (a hypothesis of 4 tokens with references of 5 and 3), where the two rules can give
+    different values."""
+    if metric not in ("bleu", "sentence_bleu") or settings.get("ref_length") != "closest-shorter":
+        return False
+    from oracle.registry import compute
+    try:
+        return compute(metric, inputs, {**settings, "ref_length": "closest-first"}).value != \
+            compute(metric, inputs, dict(settings)).value
+    except Exception:
+        return False
