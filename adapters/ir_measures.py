@@ -300,13 +300,13 @@ _GDEVAL_RAISES = "raised CalledProcessError: gdeval.pl: format error (a query id
 
 
 def gdeval_topic(query: str) -> str:
-    """The topic gdeval.pl reads from a query id: ``$topic =~ s/^.*\-//`` (gdeval.pl:38, 58),
+    r"""The topic gdeval.pl reads from a query id: ``$topic =~ s/^.*\-//`` (gdeval.pl:38, 58),
     everything up to the last dash removed."""
     return query.rsplit("-", 1)[-1]
 
 
 def _gdeval_refuses(metric, settings, inputs) -> bool:
-    """gdeval.pl dies ('format error on line N', exit status 25) on a qrels or run line whose
+    r"""gdeval.pl dies ('format error on line N', exit status 25) on a qrels or run line whose
     topic, after ``s/^.*\-//``, is not digits (gdeval.pl:39-42 and 59-61: ``$topic =~
     /^[0-9]+$/``), and ir_measures' gdeval provider lets the CalledProcessError of
     ``subprocess.check_output`` through (providers/gdeval_provider.py:59). Applies: err, and a
@@ -442,7 +442,9 @@ class IRMeasuresGdeval(IRMeasures):
     profiles = {m: _gdeval_profile(m) for m in _GDEVAL_MEASURES}
     profile_sources = {"*": dict(IRMeasures.profile_sources["err"], gain=(
         "ir_measures/providers/gdeval_provider.py:14 supports nDCG(dcg='exp-log2') only; gdeval.pl sub dcg: "
-        "(2**$gain[$i] - 1) / log ($i + 2)"))}
+        "(2**$gain[$i] - 1) / log ($i + 2)"), k=(
+        "gdeval.pl takes the cutoff as a required argument (gdeval_provider.py:14, _nDCG(cutoff=Any(required=True))); "
+        "it has no default, and 20 is the depth the TREC Web track reports with it (nDCG@20, ERR@20)"))}
     tolerances = {m: Tolerance(abs=Fraction(1, 200000), ulps=8) for m in _GDEVAL_MEASURES}
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
