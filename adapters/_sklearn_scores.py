@@ -5,7 +5,7 @@ y_score)`` onto ``label_ranking_average_precision``, ``dcg_score(y_true, y_score
 k, log_base)`` and ``ndcg_score(y_true, y_score, k)`` (``ignore_ties=False``: tied
 scores averaged) onto ``score_dcg`` and ``score_ndcg``; both take NumPy arrays of the
 inputs (float64 scores: a float input is its own value, a rational string its
-nearest double)."""
+nearest double). ``sample_weight`` is passed to each (a float64 array)."""
 from __future__ import annotations
 
 import warnings
@@ -17,6 +17,8 @@ from oracle.compare import Tolerance
 
 METRICS = ("score_average_precision", "label_ranking_average_precision", "score_dcg", "score_ndcg",
            "top_k_accuracy")
+# every one takes sample_weight (sklearn/metrics/_ranking.py), judged on the weighted input form
+INPUT_FORMS = {m: ("weighted",) for m in METRICS}
 CAPABILITIES = {
     "score_average_precision": {"ties": ("step",), "no_relevant": ("zero",),
                                 "average": ("macro", "micro", "weighted", "samples", "none")},
@@ -73,8 +75,9 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
     from sklearn import metrics as M
 
     y_score = _array(inputs["y_score"])
+    sw = {"sample_weight": _array(inputs["sample_weight"])} if "sample_weight" in inputs else {}
     if metric == "top_k_accuracy":
-        kw = {"labels": list(inputs["labels"])} if "labels" in inputs else {}
+        kw = dict({"labels": list(inputs["labels"])} if "labels" in inputs else {}, **sw)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")   # "'k' greater than or equal to 'n_classes'"
             v = M.top_k_accuracy_score(list(inputs["y_true"]), y_score, k=options["k"], **kw)
@@ -83,17 +86,17 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")   # "No positive class found in y_true"
         if metric == "label_ranking_average_precision":
-            v = M.label_ranking_average_precision_score(y_true, y_score)
+            v = M.label_ranking_average_precision_score(y_true, y_score, **sw)
             return LibraryOutput(value=float(v))
         if metric in ("score_dcg", "score_ndcg"):
             k = options.get("k")
             if metric == "score_dcg":
-                v = M.dcg_score(y_true, y_score, k=k, log_base=options.get("log_base", 2))
+                v = M.dcg_score(y_true, y_score, k=k, log_base=options.get("log_base", 2), **sw)
             else:
-                v = M.ndcg_score(y_true, y_score, k=k)
+                v = M.ndcg_score(y_true, y_score, k=k, **sw)
             return LibraryOutput(value=float(v))
         average = options.get("average", "macro")
-        v = M.average_precision_score(y_true, y_score, average=None if average == "none" else average)
+        v = M.average_precision_score(y_true, y_score, average=None if average == "none" else average, **sw)
     if average == "none" and y_true.ndim == 2:
         return LibraryOutput(value=[float(x) for x in v], raw=v)
     return LibraryOutput(value=float(v))

@@ -128,6 +128,7 @@ class SKLearn(Adapter):
     input_forms = {m: (("multilabel",) if m in ("precision", "recall", "f1", "accuracy") else ()) + ("weighted",)
                    for m in ("confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall", "f1",
                              "balanced_accuracy", "classification_report")}
+    input_forms.update(_scores.INPUT_FORMS)
     profiles = {
         # confusion_matrix(labels=None); with labels, samples outside them are eliminated
         "confusion_matrix": {"label_set": "auto", "outside": "drop"},

@@ -47,6 +47,9 @@ Knobs
   relevant entries), ``samples`` (the mean over the rows), ``none`` (the list
   per column). On one binary problem there is nothing to average over.
 
+Every metric here takes an optional ``sample_weight`` (one non-negative rational per
+sample), as scikit-learn's functions do: ``oracle.score_weights`` says what it weighs.
+
 Degenerate and invalid inputs
 -----------------------------
 The table of degenerate and invalid inputs and what this module does with
@@ -61,8 +64,10 @@ from .conventions import InputError, Knob, Metric, Result
 from .exact import Undefined
 from .multilabel import _rows
 from .score_values import exact_number as _score
+from .score_weights import refuse_with_expected, sample_weights, weighted_mean, weighted_step_ap
 
 _SK = "scikit-learn sklearn/metrics/_ranking.py"
+_SW = "optional: one non-negative rational per sample (oracle.score_weights)"
 _NO_RELEVANT = "no relevant item: AP divides by R = 0"
 
 
@@ -95,7 +100,7 @@ def _fields(inputs, optional: tuple = ()) -> tuple[list, list]:
 
 def _read(inputs, rows_only: bool):
     """(relevance rows, score rows, one binary problem?) checked: equal shapes."""
-    yt, ys = _fields(inputs)
+    yt, ys = _fields(inputs, ("sample_weight",))
     binary = not isinstance(yt[0], (list, tuple))
     if binary and rows_only:
         raise InputError("y_true: expected rows of 0/1 indicators (samples x labels), got a list of labels",
@@ -183,24 +188,33 @@ def _mean(values: list, weights: list | None = None):
 
 
 def compute_average_precision(inputs, settings: dict) -> Result:
-    """scikit-learn ``average_precision_score`` exactly (module docstring)."""
+    """scikit-learn ``average_precision_score`` exactly (module docstring); ``sample_weight``
+    as ``oracle.score_weights`` says."""
     rel, scores, binary = _read(inputs, rows_only=False)
-    ap = _ap(settings)
+    w = sample_weights(inputs, len(rel[0]) if binary else len(rel))
+    refuse_with_expected(w, settings)
+    ap = _ap(settings) if w is None else None
+
+    def ap_of(r, s, ws):
+        return ap(r, s) if ws is None else weighted_step_ap(r, s, ws)
     if binary:
-        v = _settled(ap(rel[0], scores[0]), settings, "y_true")
+        v = _settled(ap_of(rel[0], scores[0], w), settings, "y_true")
         return Result(v, stats={"relevant": sum(rel[0]), "n": len(rel[0])})
     average = settings["average"]
     width = len(rel[0])
-    support = [sum(r[j] for r in rel) for j in range(width)]
+    support = [sum(r[j] if w is None else r[j] * w[i] for i, r in enumerate(rel)) for j in range(width)]
     stats = {"support": support, "n": len(rel)}
     if average == "micro":
         flat_r = [x for r in rel for x in r]
         flat_s = [x for s in scores for x in s]
-        return Result(_settled(ap(flat_r, flat_s), settings, "y_true (micro)"), stats=stats)
+        flat_w = None if w is None else [wi for wi in w for _ in range(width)]
+        return Result(_settled(ap_of(flat_r, flat_s, flat_w), settings, "y_true (micro)"), stats=stats)
     if average == "samples":
-        values = [_settled(ap(r, s), settings, f"y_true[{i}]") for i, (r, s) in enumerate(zip(rel, scores))]
-        return Result(_mean(values), stats=stats, parts={"per_sample": values})
-    values = [_settled(ap([r[j] for r in rel], [s[j] for s in scores]), settings, f"label {j}")
+        values = [_settled(ap_of(r, s, None if w is None else [Fraction(1)] * width), settings, f"y_true[{i}]")
+                  for i, (r, s) in enumerate(zip(rel, scores))]
+        return Result(_mean(values) if w is None else weighted_mean(values, w), stats=stats,
+                      parts={"per_sample": values})
+    values = [_settled(ap_of([r[j] for r in rel], [s[j] for s in scores], w), settings, f"label {j}")
               for j in range(width)]
     parts = {"per_label": values}
     if average == "none":
@@ -215,17 +229,20 @@ def compute_average_precision(inputs, settings: dict) -> Result:
 
 
 def compute_lrap(inputs, settings: dict) -> Result:
-    """LRAP: the mean over samples of each sample's AP over its labels (module docstring)."""
+    """LRAP: the mean over samples of each sample's AP over its labels (module docstring), the
+    weighted mean under ``sample_weight``."""
     rel, scores, _ = _read(inputs, rows_only=True)
+    w = sample_weights(inputs, len(rel))
+    refuse_with_expected(w, settings)
     ap = _ap(settings)
     values = [_settled(ap(r, s), settings, f"y_true[{i}]") for i, (r, s) in enumerate(zip(rel, scores))]
-    return Result(_mean(values), stats={"n": len(rel), "relevant": [sum(r) for r in rel]},
-                  parts={"per_sample": values})
+    return Result(_mean(values) if w is None else weighted_mean(values, w),
+                  stats={"n": len(rel), "relevant": [sum(r) for r in rel]}, parts={"per_sample": values})
 
 
 def _graded(inputs, allow_negative: bool):
     """(grade rows, score rows) of dcg/ndcg input: rows of integer grades (y_true) and scores."""
-    yt, ys = _fields(inputs)
+    yt, ys = _fields(inputs, ("sample_weight",))
     if len(ys) != len(yt):
         raise InputError(f"y_score: {len(ys)} rows but y_true has {len(yt)}", item="y_score")
     grades, scores = [], []
@@ -279,7 +296,16 @@ def compute_dcg(inputs, settings: dict) -> Result:
     grades, scores = _graded(inputs, allow_negative=True)
     s = dict(_graded_settings(settings), log_base=settings["log_base"])
     r = compute("dcg", _as_queries(grades, scores), s)
-    return Result(r.value, stats={"n": len(grades)}, parts=r.parts)
+    return Result(_weighted(r, inputs, len(grades)), stats={"n": len(grades)}, parts=r.parts)
+
+
+def _weighted(r: Result, inputs, n: int):
+    """The ranking family's mean over the samples, or their weighted mean under sample_weight."""
+    w = sample_weights(inputs, n)
+    if w is None:
+        return r.value
+    per = r.parts["per_query"]
+    return weighted_mean([per[f"s{i}"] for i in range(n)], w)
 
 
 def compute_ndcg(inputs, settings: dict) -> Result:
@@ -290,7 +316,7 @@ def compute_ndcg(inputs, settings: dict) -> Result:
     # no grade is negative here (refused above): negative=zero and keep are the same
     r = compute("ndcg", _as_queries(grades, scores), dict(_graded_settings(settings), ideal="judged",
                                                           negative="zero"))
-    return Result(r.value, stats={"n": len(grades)}, parts=r.parts)
+    return Result(_weighted(r, inputs, len(grades)), stats={"n": len(grades)}, parts=r.parts)
 
 
 def _top_k_inputs(inputs, min_classes: int = 3):
@@ -298,7 +324,7 @@ def _top_k_inputs(inputs, min_classes: int = 3):
     (``min_classes``: 3 for scikit-learn's top-k accuracy, which reads two classes as a
     binary problem)."""
     from .tally import _label
-    yt, ys = _fields(inputs, ("labels",))
+    yt, ys = _fields(inputs, ("labels", "sample_weight"))
     if len(ys) != len(yt):
         raise InputError(f"y_score: {len(ys)} rows but y_true has {len(yt)}", item="y_score")
     yt = [_label(x, f"y_true[{i}]") for i, x in enumerate(yt)]
@@ -361,8 +387,9 @@ def compute_top_k_accuracy(inputs, settings: dict) -> Result:
     true, rows, classes = _top_k_inputs(inputs)
     k = int(settings["k"])
     hits = [_top_k_hit(r, t, k, settings["ties"]) for r, t in zip(rows, true)]
-    return Result(sum(hits, Fraction(0)) / len(hits), stats={"n": len(hits), "classes": classes,
-                                                             "hits": sum(hits, Fraction(0))})
+    w = sample_weights(inputs, len(hits))
+    value = sum(hits, Fraction(0)) / len(hits) if w is None else weighted_mean(hits, w)
+    return Result(value, stats={"n": len(hits), "classes": classes, "hits": sum(hits, Fraction(0))})
 
 
 TOP_K = Knob("k", "the number of highest-scored classes that count", "5", kind="int", minimum=1,
@@ -382,7 +409,7 @@ TOP_K_ACCURACY = Metric(
     summary="Fraction of samples whose true class is among the k highest-scored classes",
     knobs=(TOP_K, TOP_K_TIES),
     inputs={"y_true": "the true labels", "y_score": "rows of one score per class, in sorted class order",
-            "labels": "optional: the classes, sorted (when y_true lacks some)"},
+            "labels": "optional: the classes, sorted (when y_true lacks some)", "sample_weight": _SW},
     compute_fn=compute_top_k_accuracy)
 
 
@@ -423,25 +450,28 @@ SCORE_AVERAGE_PRECISION = Metric(
             "(scikit-learn average_precision_score)",
     knobs=(TIES, AP_NO_RELEVANT, AVERAGE),
     inputs={"y_true": "0/1 labels, or rows of 0/1 indicators (samples x labels)",
-            "y_score": "the scores, of the same shape"},
+            "y_score": "the scores, of the same shape", "sample_weight": _SW},
     compute_fn=compute_average_precision)
 LABEL_RANKING_AVERAGE_PRECISION = Metric(
     name="label_ranking_average_precision", family="score_ranking",
     summary="LRAP: per sample, the mean over its relevant labels of the fraction of labels scored at least as "
             "high that are relevant; the mean over samples",
     knobs=(TIES, LRAP_NO_RELEVANT),
-    inputs={"y_true": "rows of 0/1 indicators (samples x labels)", "y_score": "rows of scores"},
+    inputs={"y_true": "rows of 0/1 indicators (samples x labels)", "y_score": "rows of scores",
+            "sample_weight": _SW},
     compute_fn=compute_lrap)
 
 SCORE_DCG = Metric(
     name="score_dcg", family="score_ranking",
     summary="Mean over samples of DCG of the items ranked by score, ties averaged (scikit-learn dcg_score)",
     knobs=(K, LOG_BASE),
-    inputs={"y_true": "rows of integer grades (samples x items)", "y_score": "rows of scores"},
+    inputs={"y_true": "rows of integer grades (samples x items)", "y_score": "rows of scores",
+            "sample_weight": _SW},
     compute_fn=compute_dcg)
 SCORE_NDCG = Metric(
     name="score_ndcg", family="score_ranking",
     summary="Mean over samples of DCG / ideal DCG, ties averaged, 0 without gain (scikit-learn ndcg_score)",
     knobs=(K,),
-    inputs={"y_true": "rows of non-negative integer grades (samples x items)", "y_score": "rows of scores"},
+    inputs={"y_true": "rows of non-negative integer grades (samples x items)", "y_score": "rows of scores",
+            "sample_weight": _SW},
     compute_fn=compute_ndcg)

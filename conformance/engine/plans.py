@@ -168,12 +168,13 @@ PLANS.update({
 from conformance.strategies import scores as SCO  # noqa: E402
 
 
-PLANS.update({name: Plan(name, SCO.for_settings(name), invariances=SCO.invariances(name))
+PLANS.update({name: Plan(name, SCO.for_settings(name), invariances=SCO.invariances(name),
+                         forms=SCO.weighted_forms(name))
               for name in ("score_average_precision", "label_ranking_average_precision", "score_ndcg",
                            "top_k_accuracy", "label_reciprocal_rank")})
 # DCG has no upper bound (gains add up), and goes below 0 with negative grades
 PLANS["score_dcg"] = Plan("score_dcg", SCO.for_settings("score_dcg"), upper=lambda s: None, lower=lambda s: None,
-                          invariances=SCO.invariances("score_dcg"))
+                          invariances=SCO.invariances("score_dcg"), forms=SCO.weighted_forms("score_dcg"))
 
 
 def plan_for(metric: str) -> Plan | None:

@@ -83,12 +83,39 @@ def for_settings(metric: str):
     return strategy
 
 
+def weighted_forms(metric: str) -> dict:
+    """The weighted input form (``Plan.forms``): the metric's inputs with one sample weight per
+    sample (``oracle.score_weights``), under ties=step (weights with ties=expected are refused)."""
+    if metric not in ("score_average_precision", "label_ranking_average_precision", "score_dcg", "score_ndcg",
+                      "top_k_accuracy"):
+        return {}
+    from .classification import WEIGHTS
+
+    def fits(settings) -> bool:   # AP and LRAP's ties=expected takes no weights (top-k's ties is another knob)
+        return metric not in ("score_average_precision", "label_ranking_average_precision") or \
+            settings.get("ties") != "expected"
+
+    def weighted_for(settings):
+        @st.composite
+        def weighted(draw):
+            inputs = draw(for_settings(metric)(settings))
+            n = len(inputs["y_true"])
+            if draw(st.integers(0, 5)) == 0:      # now and then one weight for all (a scaling: no change)
+                ws = [draw(st.sampled_from(WEIGHTS[1:]))] * n
+            else:
+                ws = [draw(st.sampled_from(WEIGHTS)) for _ in range(n)]
+            return {**inputs, "sample_weight": ws}
+        return weighted()
+    return {"weighted": (fits, weighted_for)}
+
+
 def permute_samples(inputs, data):
     """Rows (or the binary problem's entries) in another order: AP and LRAP do not depend
     on it (AP ranks by score, LRAP averages over samples)."""
     n = len(inputs["y_true"])
     order = data.draw(st.permutations(range(n)), label="sample order")
-    return {**inputs, **{k: [inputs[k][i] for i in order] for k in ("y_true", "y_score")}}
+    return {**inputs, **{k: [inputs[k][i] for i in order] for k in ("y_true", "y_score", "sample_weight")
+                         if k in inputs}}
 
 
 def permute_labels(inputs, data):
@@ -99,7 +126,7 @@ def permute_labels(inputs, data):
         return inputs
     width = len(inputs["y_true"][0])
     order = data.draw(st.permutations(range(width)), label="label order")
-    return {k: [[row[j] for j in order] for row in inputs[k]] for k in ("y_true", "y_score")}
+    return {**inputs, **{k: [[row[j] for j in order] for row in inputs[k]] for k in ("y_true", "y_score")}}
 
 
 def invariances(metric: str) -> dict:
