@@ -204,7 +204,7 @@ def _settled_terms(pairs: list, zd: str, what: str):
 
 
 def _average(t: Tally, values: list, average: str, zd: str, micro, no_weight: str = "undefined",
-             which: str = ""):
+             which: str = "", unit_weights: list | None = None):
     """Combine per-class values (possibly _ZeroDivision) under ``average``;
     ``micro`` is the pooled ratio (or _ZeroDivision); ``no_weight`` settles a weighted
     average with no weight left (``which``: precision, recall or f1)."""
@@ -221,7 +221,9 @@ def _average(t: Tally, values: list, average: str, zd: str, micro, no_weight: st
     if average == "none":
         return {c: _settle(v, zd) for c, v in zip(t.classes, values)}
     pairs = list(zip(values, [1] * len(values) if average == "macro" else t.support))
-    if average == "weighted":
+    if unit_weights is not None:   # the samples' own weights (average=samples under sample_weight)
+        pairs = [(v, w) for v, w in zip(values, unit_weights) if w > 0]
+    elif average == "weighted":
         pairs = [(v, w) for v, w in pairs if w > 0]
     kept = _settled_terms(pairs, zd, f"the {average} average")
     if isinstance(kept, Undefined):
@@ -271,8 +273,8 @@ def _prf(which: str):
         if average == "samples":
             if t.n == 0:
                 return Result(Undefined(_NO_SAMPLES), stats=t.stats(), parts=parts)
-            return Result(_average(t, values, "macro", settings["zero_division"], None), stats=t.stats(),
-                          parts=parts)
+            return Result(_average(t, values, "macro", settings["zero_division"], None,
+                                   unit_weights=t.unit_weights), stats=t.stats(), parts=parts)
         if t.n == 0:
             return Result(Undefined(_NO_SAMPLES), stats=t.stats(), parts=parts)
         if average == "binary":

@@ -37,6 +37,11 @@ declared classes: ``error`` refuses it (naming ``y_true[i][j]``), ``drop`` and
 ``keep`` leave the column out, which on indicator input is the same thing
 (columns are counted apart; scikit-learn's ``labels`` selection).
 
+``sample_weight`` (one non-negative rational per row, scikit-learn's): every count per label
+is a sum of the rows' weights; under ``samples`` each row's value enters the mean with its
+weight (a weight-0 row is left out); subset accuracy is the weighted share of exact rows
+(sklearn ``_weighted_sum``); a total weight of 0 is "no samples".
+
 The confusion matrix, per-class accuracy, balanced accuracy and the report
 are defined here for single-label data only: multilabel input is refused with
 an InputError naming y_true.
@@ -48,7 +53,7 @@ from fractions import Fraction
 from .conventions import InputError
 from .tally import Tally, _width
 
-_FIELDS = ("y_true", "y_pred", "labels", "pos_label")
+_FIELDS = ("y_true", "y_pred", "labels", "pos_label", "sample_weight")
 
 
 def is_multilabel(inputs) -> bool:
@@ -97,9 +102,6 @@ def read_indicators(inputs, settings: dict):
     if settings.get("ignore_index", "none") != "none":
         raise InputError("ignore_index: leaves out the samples of one true label, which single-label input has; "
                          "y_true here is rows of indicators (multilabel)", item="ignore_index")
-    if "sample_weight" in inputs:
-        raise InputError("sample_weight: weights are read for single-label input; multilabel indicator rows "
-                         "take none here", item="sample_weight")
     unknown = sorted(set(inputs) - set(_FIELDS))
     if unknown:
         raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are {', '.join(_FIELDS)}", item=unknown[0])
@@ -139,6 +141,14 @@ def read_indicators(inputs, settings: dict):
     return yt, yp, columns
 
 
+def _row_weights(inputs, n: int) -> list | None:
+    """The checked ``sample_weight`` of indicator rows (one per row), or None."""
+    if "sample_weight" not in inputs:
+        return None
+    from .tally import _weights
+    return _weights(inputs["sample_weight"], n)
+
+
 def _declared_columns(declared, width: int) -> list:
     if hasattr(declared, "tolist") and not isinstance(declared, (list, tuple)):
         declared = declared.tolist()
@@ -159,20 +169,23 @@ def indicator_tally(inputs, settings: dict, by: str = "label") -> Tally:
     """The counts per declared label (``by="label"``) or per sample (``by="sample"``,
     over the declared columns), as a Tally whose units are the labels or the samples."""
     yt, yp, columns = read_indicators(inputs, settings)
-    n = len(yt)
+    weights = _row_weights(inputs, len(yt))
+    n = len(yt) if weights is None else sum(weights, Fraction(0))
     if by == "label":
-        tp = [0] * len(columns)
-        fp = [0] * len(columns)
-        fn = [0] * len(columns)
-        for rt, rp in zip(yt, yp):
+        zero = 0 if weights is None else Fraction(0)
+        tp = [zero] * len(columns)
+        fp = [zero] * len(columns)
+        fn = [zero] * len(columns)
+        for i, (rt, rp) in enumerate(zip(yt, yp)):
+            w = 1 if weights is None else weights[i]
             for k, j in enumerate(columns):
                 a, b = rt[j], rp[j]
                 if a and b:
-                    tp[k] += 1
+                    tp[k] += w
                 elif b:
-                    fp[k] += 1
+                    fp[k] += w
                 elif a:
-                    fn[k] += 1
+                    fn[k] += w
         support = [t + f for t, f in zip(tp, fn)]
         return Tally(list(columns), None, n, 0, tp, fp, fn, support, unit="label")
     tp, fp, fn = [], [], []
@@ -189,13 +202,17 @@ def indicator_tally(inputs, settings: dict, by: str = "label") -> Tally:
         fp.append(b)
         fn.append(c)
     support = [t + f for t, f in zip(tp, fn)]
-    return Tally(list(range(n)), None, n, 0, tp, fp, fn, support, unit="sample")
+    return Tally(list(range(len(yt))), None, n, 0, tp, fp, fn, support, unit="sample", unit_weights=weights)
 
 
 def subset_accuracy(inputs, settings: dict) -> tuple[Fraction | None, dict]:
     """(#{i: row i of y_pred equals row i of y_true over the declared columns} / n, stats);
     None for no samples."""
     yt, yp, columns = read_indicators(inputs, settings)
-    correct = sum(1 for rt, rp in zip(yt, yp) if all(rt[j] == rp[j] for j in columns))
-    stats = {"labels": columns, "n": len(yt), "correct": correct}
-    return (Fraction(correct, len(yt)) if yt else None), stats
+    weights = _row_weights(inputs, len(yt))
+    if weights is None:
+        weights = [1] * len(yt)
+    correct = sum((w for w, rt, rp in zip(weights, yt, yp) if all(rt[j] == rp[j] for j in columns)), Fraction(0))
+    total = sum(weights, Fraction(0))
+    stats = {"labels": columns, "n": total, "correct": correct}
+    return (correct / total if total else None), stats

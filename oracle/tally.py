@@ -318,6 +318,7 @@ class Tally:
     fn: list
     support: list
     unit: str = "class"   # what the counts are per: a class; a label or a sample (multilabel input)
+    unit_weights: list | None = None   # per-sample units under sample_weight: each unit's weight in the mean
     stray: bool = False   # a sample kept (of any weight, 0 included) has a label outside the classes
 
     @property

@@ -388,8 +388,24 @@ def test_weights_are_refused_where_they_are_not_counts():
         with pytest.raises(InputError) as e:
             compute("accuracy", {**base, "sample_weight": ws}, {})
         assert e.value.item == item, ws
-    with pytest.raises(InputError, match="single-label"):
-        compute("accuracy", {"y_true": [[0, 1]], "y_pred": [[0, 1]], "sample_weight": [1]}, {})
+    with pytest.raises(InputError, match="1 weights but y_true has 2"):
+        compute("accuracy", {"y_true": [[0, 1], [1, 1]], "y_pred": [[0, 1], [1, 0]], "sample_weight": [1]}, {})
+
+
+@given(st.integers(1, 5), st.integers(2, 4), st.data(), st.sampled_from(("precision", "recall", "f1", "accuracy")),
+       st.sampled_from(("macro", "micro", "weighted", "samples", "none")))
+def test_integer_weights_on_indicator_rows_are_repeated_rows(n, width, data, metric, average):
+    # the same independent formulation on multilabel indicator rows (weighted label counts,
+    # the weighted mean of the rows under samples, weighted subset accuracy)
+    row = st.lists(st.integers(0, 1), min_size=width, max_size=width)
+    yt = data.draw(st.lists(row, min_size=n, max_size=n))
+    yp = data.draw(st.lists(row, min_size=n, max_size=n))
+    ws = data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n).filter(any))
+    settings = {"average": average, "zero_division": "zero"} if metric != "accuracy" else {}
+    got = compute(metric, {"y_true": yt, "y_pred": yp, "sample_weight": ws}, settings)
+    want = compute(metric, {"y_true": [r for r, w in zip(yt, ws) for _ in range(w)],
+                            "y_pred": [r for r, w in zip(yp, ws) for _ in range(w)]}, settings)
+    assert got.value == want.value
 
 
 # ------------------------------------------------------------ rows of class scores (top_k)

@@ -119,13 +119,16 @@ WEIGHTS = (0, 1, 1, 2, 3, 0.5, 0.25, 1.5, 10)
 
 
 def _weighted_fits(settings) -> bool:
-    return settings.get("average") != "samples"
+    return True
 
 
-def _weighted_for(settings) -> st.SearchStrategy:
+def _weighted_for(settings, multilabel: bool = False) -> st.SearchStrategy:
+    """The inputs ``for_settings`` draws (rows of indicators under average=samples), now and
+    then indicator rows for a metric that takes them (``multilabel``), with one weight each."""
     @st.composite
     def weighted(draw):
-        inputs = draw(for_settings(settings))
+        rows = multilabel and _multilabel_fits(settings) and draw(st.integers(0, 3)) == 0
+        inputs = draw(_multilabel_for(settings) if rows else for_settings(settings))
         n = len(inputs["y_true"])
         if draw(st.integers(0, 5)) == 0:      # now and then one weight for all (a scaling: no change)
             ws = [draw(st.sampled_from(WEIGHTS[1:]))] * n
@@ -169,8 +172,9 @@ def forms(metric: str) -> dict:
     """The other input shapes a metric takes (``Plan.forms``): sample weights for every
     metric; multilabel indicator rows and rows of class scores (``y_score``, read under
     ``top_k``) for precision, recall, F and accuracy."""
-    out = {"weighted": (_weighted_fits, _weighted_for)}
-    if metric in ("precision", "recall", "f1", "accuracy"):
+    rows = metric in ("precision", "recall", "f1", "accuracy")
+    out = {"weighted": (_weighted_fits, lambda settings: _weighted_for(settings, multilabel=rows))}
+    if rows:
         out["multilabel"] = (_multilabel_fits, _multilabel_for)
         out["scores"] = (_scores_fits, _scores_for)
     return out
