@@ -210,9 +210,11 @@ def subset_accuracy(inputs, settings: dict) -> tuple[Fraction | None, dict]:
     None for no samples."""
     yt, yp, columns = read_indicators(inputs, settings)
     weights = _row_weights(inputs, len(yt))
-    if weights is None:
-        weights = [1] * len(yt)
-    correct = sum((w for w, rt, rp in zip(weights, yt, yp) if all(rt[j] == rp[j] for j in columns)), Fraction(0))
-    total = sum(weights, Fraction(0))
+    exact = [all(rt[j] == rp[j] for j in columns) for rt, rp in zip(yt, yp)]
+    if weights is None:   # counts (ints)
+        correct, total = sum(exact), len(yt)
+    else:                 # sums of weights (Fractions)
+        correct = sum((w for w, e in zip(weights, exact) if e), Fraction(0))
+        total = sum(weights, Fraction(0))
     stats = {"labels": columns, "n": total, "correct": correct}
-    return (correct / total if total else None), stats
+    return (Fraction(correct) / total if total else None), stats
