@@ -129,13 +129,16 @@ def _weighted_for(settings, multilabel: bool = False) -> st.SearchStrategy:
     def weighted(draw):
         rows = multilabel and _multilabel_fits(settings) and draw(st.integers(0, 3)) == 0
         inputs = draw(_multilabel_for(settings) if rows else for_settings(settings))
-        n = len(inputs["y_true"])
-        if draw(st.integers(0, 5)) == 0:      # now and then one weight for all (a scaling: no change)
-            ws = [draw(st.sampled_from(WEIGHTS[1:]))] * n
-        else:
-            ws = [draw(st.sampled_from(WEIGHTS)) for _ in range(n)]
-        return {**inputs, "sample_weight": ws}
+        return {**inputs, "sample_weight": draw_weights(draw, len(inputs["y_true"]))}
     return weighted()
+
+
+def draw_weights(draw, n: int) -> list:
+    """n sample weights from WEIGHTS (0 and fractions among them); now and then one weight for
+    all (a scaling, which changes no weighted mean)."""
+    if draw(st.integers(0, 5)) == 0:
+        return [draw(st.sampled_from(WEIGHTS[1:]))] * n
+    return [draw(st.sampled_from(WEIGHTS)) for _ in range(n)]
 
 
 # scores with many ties (a tie at the k-th place decides a top-k prediction) and some distinct

@@ -89,7 +89,7 @@ def weighted_forms(metric: str) -> dict:
     if metric not in ("score_average_precision", "label_ranking_average_precision", "score_dcg", "score_ndcg",
                       "top_k_accuracy"):
         return {}
-    from .classification import WEIGHTS
+    from .classification import draw_weights
 
     def fits(settings) -> bool:   # AP and LRAP's ties=expected takes no weights (top-k's ties is another knob)
         return metric not in ("score_average_precision", "label_ranking_average_precision") or \
@@ -99,12 +99,7 @@ def weighted_forms(metric: str) -> dict:
         @st.composite
         def weighted(draw):
             inputs = draw(for_settings(metric)(settings))
-            n = len(inputs["y_true"])
-            if draw(st.integers(0, 5)) == 0:      # now and then one weight for all (a scaling: no change)
-                ws = [draw(st.sampled_from(WEIGHTS[1:]))] * n
-            else:
-                ws = [draw(st.sampled_from(WEIGHTS)) for _ in range(n)]
-            return {**inputs, "sample_weight": ws}
+            return {**inputs, "sample_weight": draw_weights(draw, len(inputs["y_true"]))}
         return weighted()
     return {"weighted": (fits, weighted_for)}
 
