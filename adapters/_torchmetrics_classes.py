@@ -361,24 +361,26 @@ def topk_tie_order(metric: str, settings: Mapping[str, str], inputs: Mapping) ->
 
 
 def topk_tie_order_model(metric: str, settings: Mapping[str, str], inputs: Mapping):
-    """The oracle on the library's predictions (and over the labels seen where its macro
-    average drops the others, ``macro_drops_unseen``)."""
+    """The oracle on the library's predictions (and over the classes its macro average keeps
+    where it drops the others, ``macro_drops_unseen``: asked of the score rows themselves, since
+    under top_k > 1 the rule is the classes with a sample, not the labels seen)."""
     from oracle.registry import compute
-    labelled = as_labels(inputs, settings)
-    if macro_drops_unseen(metric, settings, labelled):
-        return macro_drops_unseen_model(metric, settings, labelled)
-    return compute(metric, labelled, settings).value
+    if macro_drops_unseen(metric, settings, inputs):
+        return macro_drops_unseen_model(metric, settings, inputs)
+    return compute(metric, as_labels(inputs, settings), settings).value
 
 
 def macro_drops_unseen(metric: str, settings: Mapping[str, str], inputs: Mapping) -> bool:
     """Applies: P, R or F under a macro average, single-label input, and a declared label
     that is neither a sample's label nor a prediction (tp + fp + fn = 0); with score rows
-    under top_k > 1, a declared class without a sample (tp + fn = 0: utilities/compute.py
-    ``weights[tp + fp + fn == 0 if top_k == 1 else tp + fn == 0] = 0.0``)."""
+    under top_k > 1, for precision and recall, a declared class without a sample (tp + fn = 0:
+    utilities/compute.py ``weights[tp + fp + fn == 0 if top_k == 1 else tp + fn == 0] = 0.0``,
+    which precision_recall.py:59 calls with top_k; f_beta.py:58 calls it without, so F keeps
+    the tp + fp + fn = 0 rule under every top_k)."""
     if metric not in ("precision", "recall", "f1") or settings.get("average") != "macro":
         return False
     try:
-        scored = "y_score" in inputs and int(settings.get("top_k", "1")) > 1
+        scored = "y_score" in inputs and int(settings.get("top_k", "1")) > 1 and metric != "f1"
         inputs = as_labels(inputs, settings)
         if _rows(inputs["y_true"]) or _rows(inputs["y_pred"]) or inputs.get("labels") is None:
             return False
@@ -394,7 +396,7 @@ def macro_drops_unseen_model(metric: str, settings: Mapping[str, str], inputs: M
     the mean of the per-class values over the classes with a sample."""
     from oracle.registry import compute
     labelled = as_labels(inputs, settings)
-    if "y_score" in inputs and int(settings.get("top_k", "1")) > 1:
+    if "y_score" in inputs and int(settings.get("top_k", "1")) > 1 and metric != "f1":
         per = compute(metric, labelled, {**settings, "average": "none"}).value
         supported = [c for c in per if any(_py(y) == c for y in labelled["y_true"])]
         return sum((per[c] for c in supported), Fraction(0)) / len(supported) if supported else Fraction(0)

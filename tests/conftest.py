@@ -14,14 +14,18 @@ import pytest  # noqa: E402
 
 @pytest.fixture(scope="session")
 def strict_records():
-    """One conformance run of every installed built-in adapter at the CLI's defaults (50
-    examples per property, the count the known failures are recorded at), shared by the
-    strict-mode and strict-referee tests."""
+    """One conformance run of every installed built-in adapter, shared by the strict-mode and
+    strict-referee tests, at 25 examples per property: half the CLI's default of 50, which
+    the README's main command judges at. The known failures hold at both counts (each count
+    reaches some inputs the other does not: the 25-example run found the all-zero-weight
+    refusals of scikit-learn's ranking metrics and torchmetrics' F-beta macro rule under
+    top_k, both recorded). The whole run is half of this test run's work; at 50 examples the
+    test run took 13 min 42 s on CI's 2 cores."""
     from adapters import builtin_adapters
     from conformance.engine.runner import run_all
     ready, _ = builtin_adapters()
     adapters = {a.name: a for a in ready}
-    return run_all(adapters, {n: n for n in adapters}, examples=50, jobs=2)
+    return run_all(adapters, {n: n for n in adapters}, examples=25, jobs=2)
 
 
 _FIRST = "test_strict_referee"   # strict_records: the whole run, about half of the test run's work
