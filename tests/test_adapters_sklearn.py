@@ -326,6 +326,10 @@ def test_recorded_exact_values_match_the_hand_derivations():
     # tp 0, fp 1, fn 1: F1 = 2 tp / (2 tp + fp + fn) = 0/2, no zero division (the 1.3 entries)
     assert by_id["sklearn-f1-0101"]["exact"] == by_id["sklearn-f1-0102"]["exact"] == "0"
     hand.update({"sklearn-f1-0101": None, "sklearn-f1-0102": None})
+    # both weights 0: no weighted relevant item (R_w = 0), which the profile's no_relevant=zero
+    # (scikit-learn's own rule) scores 0; the library refuses the weights first
+    assert by_id["sklearn-score_average_precision-0001"]["exact"] == "0"
+    hand["sklearn-score_average_precision-0001"] = None
     for i, expected in hand.items():
         if expected is None:
             continue
@@ -345,6 +349,15 @@ CLEAN = {
     "adjusted-single-class-division": [A, {"y_true": [0, 0], "y_pred": [0, 0]}],
     # one weight not 0 is enough
     "all-zero-weights-raise": [{"y_true": [0, 1], "y_pred": [0, 1], "sample_weight": [0, 0.5]}],
+    # the score-ranking metrics' inputs (one weight 0 beside a positive one)
+    ("all-zero-weights-raise", "score_dcg"): [{"y_true": [[1, 0], [0, 2]], "y_score": [[0.5, 0.1], [0.2, 0.3]],
+                                               "sample_weight": [0, 2]}],
+    ("all-zero-weights-raise", "score_ndcg"): [{"y_true": [[1, 0], [0, 2]], "y_score": [[0.1, 0.5], [0.2, 0.3]],
+                                                "sample_weight": [0, 2]}],
+    ("all-zero-weights-raise", "top_k_accuracy"): [{"y_true": [0, 1, 2], "y_score": [[3, 2, 1]] * 3,
+                                                    "sample_weight": [0, 1, 2]}],
+    ("all-zero-weights-raise", "score_average_precision"): [{"y_true": [1, 0, 1], "y_score": [0.9, 0.8, 0.1],
+                                                             "sample_weight": [1, 2, 0]}],
 }
 
 
@@ -353,7 +366,7 @@ CLEAN = {
 def test_classifier_does_not_fire_on_a_clean_input(sk, entry):
     metric = entry["metric"]
     cfg = _configure(sk, metric, entry["conventions"])
-    for clean in CLEAN[entry["classifier"]]:
+    for clean in CLEAN.get((entry["classifier"], metric)) or CLEAN[entry["classifier"]]:
         try:
             out = sk.run(cfg, clean)
         except Skip as e:   # label_set=declared on a clean input without labels
