@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("ir_measures")
 
-from adapters.ir_measures import (IRMeasures, IRMeasuresCwlEval, IRMeasuresGdeval, IRMeasuresPytrecEval,  # noqa: E402
-                                  IRMeasuresRanx)
+from adapters.ir_measures import IRMeasures, IRMeasuresPytrecEval  # noqa: E402
+from adapters.ir_measures_providers import IRMeasuresCwlEval, IRMeasuresGdeval, IRMeasuresRanx  # noqa: E402
 from oracle.registry import compute  # noqa: E402
 
 
