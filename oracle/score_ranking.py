@@ -184,7 +184,7 @@ def _mean(values: list, weights: list | None = None):
         return bad
     if weights is None:
         return sum(values, Fraction(0)) / len(values)
-    return sum((v * w for v, w in zip(values, weights)), Fraction(0)) / sum(weights)
+    return weighted_mean(values, weights)
 
 
 def compute_average_precision(inputs, settings: dict) -> Result:
@@ -193,7 +193,7 @@ def compute_average_precision(inputs, settings: dict) -> Result:
     rel, scores, binary = _read(inputs, rows_only=False)
     w = sample_weights(inputs, len(rel[0]) if binary else len(rel))
     refuse_with_expected(w, settings)
-    ap = _ap(settings) if w is None else None
+    ap = _ap(settings)   # ties=step wherever there are weights (refused above otherwise)
 
     def ap_of(r, s, ws):
         return ap(r, s) if ws is None else weighted_step_ap(r, s, ws)
@@ -210,8 +210,7 @@ def compute_average_precision(inputs, settings: dict) -> Result:
         flat_w = None if w is None else [wi for wi in w for _ in range(width)]
         return Result(_settled(ap_of(flat_r, flat_s, flat_w), settings, "y_true (micro)"), stats=stats)
     if average == "samples":
-        values = [_settled(ap_of(r, s, None if w is None else [Fraction(1)] * width), settings, f"y_true[{i}]")
-                  for i, (r, s) in enumerate(zip(rel, scores))]
+        values = [_settled(ap(r, s), settings, f"y_true[{i}]") for i, (r, s) in enumerate(zip(rel, scores))]
         return Result(_mean(values) if w is None else weighted_mean(values, w), stats=stats,
                       parts={"per_sample": values})
     values = [_settled(ap_of([r[j] for r in rel], [s[j] for s in scores], w), settings, f"label {j}")
