@@ -48,6 +48,10 @@ def add_parser(sub) -> None:
     s.add_argument("-M", dest="depth", type=int, help="trec_eval -M: each query's first N documents only")
     s.add_argument("-J", dest="judged_only", action="store_true",
                    help="trec_eval -J: rank only the documents the qrels judge")
+    s.add_argument("--chunk-lines", type=int, default=None, metavar="N",
+                   help="a run file is read and evaluated about N lines at a time (default 500000), so memory "
+                        "holds one chunk, the qrels and the per-query values; a run whose queries' lines are "
+                        "not consecutive is read whole")
     s.add_argument("--align", action="store_true",
                    help="error rates: print each utterance's alignment (as jiwer's visualize_alignment; "
                         "the tie rule's alignment, jiwer's own rule under tie=any)")
@@ -221,11 +225,12 @@ def cmd_score(args) -> int:
             read[key] = _inputs(args, metric)
         return read[key]
     tty = sys.stderr.isatty()
+    streamed = _streamed(args, measures, tty) if args.files else None
     for n, (name, metric, knobs) in enumerate(measures, 1):
-        if tty:   # progress on long inputs
+        if tty and not streamed:   # progress on long inputs
             sys.stderr.write(f"\rscoring {name} ({n}/{len(measures)}) ...")
             sys.stderr.flush()
-        inputs = inputs_of(metric)
+        inputs = {} if streamed else inputs_of(metric)
         if "gold" in inputs and "scheme" not in knobs and "scheme" in {k.name for k in get_metric(metric).knobs}:
             from conformance.formats import detect_scheme
             scheme = detect_scheme(inputs)
@@ -233,7 +238,7 @@ def cmd_score(args) -> int:
             notes.append(f"{name}: tagging scheme {scheme}, detected from the tags (set it with --conventions)")
         m = get_metric(metric)
         settings = m.settings(knobs)
-        result = compute(metric, inputs, knobs)
+        result = streamed[n - 1] if streamed else compute(metric, inputs, knobs)
         rows.append((name, "all", _shown(metric, result.value, args.digits, settings), _exact(result.value)))
         notes.append(f"{name}: {m.signature(knobs)}")
         if metric == "bleu":
@@ -252,6 +257,46 @@ def cmd_score(args) -> int:
                      "descending, as trec_eval)")
     sys.stdout.write(_render(rows, notes, args))
     return 0
+
+
+def _streamed(args, measures: list, tty: bool) -> list | None:
+    """The Results of the ranking measures over QRELS RUN, the run read and evaluated in
+    chunks of whole queries (``oracle.trec_stream``), all measures in one pass; None when a
+    measure is not a ranking measure. A run whose queries are interleaved is read whole."""
+    from oracle.trec import judged_only, read_qrels, read_run, truncate_run
+    from oracle.trec_stream import CHUNK_LINES, Interleaved, compute_streamed, iter_run_chunks
+    if len(args.files) != 2:
+        raise UsageError("give the qrels and the run file (trec_eval's order: QRELS RUN)")
+    if any(_family(metric) != "ranking" for _, metric, _ in measures):
+        return None
+    if args.depth is not None and args.depth < 1:
+        raise UsageError(f"-M {args.depth}: the depth must be at least 1")
+    size = CHUNK_LINES if args.chunk_lines is None else args.chunk_lines
+    if size < 1:
+        raise UsageError(f"--chunk-lines {size}: give at least 1")
+
+    def transform(run: dict, qrels: dict) -> dict:
+        if args.depth is not None:
+            run = truncate_run(run, args.depth)
+        return judged_only(run, qrels) if args.judged_only else run
+
+    qrels = read_qrels(args.files[0])
+    todo = [(metric, knobs) for _, metric, knobs in measures]
+    read = [0]
+
+    def progress(chunks):
+        for run in chunks:
+            read[0] += len(run)
+            if tty:
+                sys.stderr.write(f"\rscoring {len(todo)} measures: {read[0]} queries read ...")
+                sys.stderr.flush()
+            yield run
+    try:
+        return compute_streamed(qrels, progress(iter_run_chunks(args.files[1], size, duplicates="keep")),
+                                todo, transform)
+    except Interleaved:
+        read[0] = 0
+        return compute_streamed(qrels, progress([read_run(args.files[1], duplicates="keep")]), todo, transform)
 
 
 def _alignments(measures: list, inputs_of) -> str:

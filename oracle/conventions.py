@@ -203,6 +203,9 @@ class Metric:
     # inert_fn(knob, a, b, settings) -> a reason, or None: by the definition, knob=a and knob=b
     # give the same value on every input when the other knobs are as in ``settings``
     inert_fn: Callable | None = None
+    # how the value summarizes the per-query (per-item) values, for the metrics that have them:
+    # "mean", "sum", "count" or "geometric" (oracle.trec_stream combines chunks of a run by it)
+    aggregate: str = "mean"
     # canonical settings (as a tuple of items) -> signature; per metric object, pure
     _signatures: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 

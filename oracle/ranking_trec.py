@@ -418,7 +418,7 @@ def _metric(name, summary, fn, knobs=(), how="mean"):
     if fn in _ORDER_FREE:
         inert = _order_free_inert(inert)
     return Metric(name=name, family="ranking", summary=summary, knobs=tuple(knobs) + _BASE, inputs=_INPUTS,
-                  compute_fn=_compute(fn, how), inert_fn=inert)
+                  compute_fn=_compute(fn, how), inert_fn=inert, aggregate=how)
 
 
 _set_p.__doc__ = "set_P = H_N / N (trec_eval m_set_P.c)."

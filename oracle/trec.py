@@ -231,39 +231,56 @@ def read_run(path, duplicates: str = "error", scores: str = "text") -> dict:
         raise ValueError(f"scores: {scores!r} is not one of text, float")
     as_float = scores == "float"
     run: dict = {}
-    q_cur, docs, vals = None, [], []
-    add_doc, add_val = docs.append, vals.append
     out_of_memory = None
-    f = _open(path)
+    blocks = _blocks(path)
     try:
-        with f, paused_gc():  # millions of strings and 7,000 dicts, no cycles (see oracle.gcpause)
-            for line in f:
-                try:
-                    q, _, d, _, sc, _ = line.split()
-                except ValueError:
-                    parts = line.split()
-                    if not parts or parts[0].startswith("#"):
-                        continue
-                    lineno = _locate_malformed(path, 6)
-                    raise TrecFormatError(path, lineno, f"expected 6 fields 'qid Q0 docno rank score tag', "
-                                                        f"found {len(parts)}") from None
-                if q != q_cur:
-                    if q_cur is not None and not q_cur.startswith("#"):
-                        _add_block(path, run, q_cur, docs, vals, as_float, duplicates)
-                    q_cur, docs, vals = q, [], []
-                    add_doc, add_val = docs.append, vals.append
-                add_doc(d)
-                add_val(sc)
-        if q_cur is not None and not q_cur.startswith("#"):
-            _add_block(path, run, q_cur, docs, vals, as_float, duplicates)
-    except UnicodeDecodeError as e:
-        raise TrecFormatError(path, None, f"not UTF-8 text ({e.reason})") from None
+        for q, docs, vals in blocks:
+            _add_block(path, run, q, docs, vals, as_float, duplicates)
     except MemoryError:  # raised below, once the frames that hold the partial run are gone
-        out_of_memory = (len(run), q_cur)
+        out_of_memory = (len(run), blocks.last)
     if out_of_memory:
-        run = docs = vals = None
+        run = docs = vals = blocks = None
         raise TrecFormatError(path, None, _out_of_memory(*out_of_memory))
     return run
+
+
+class _blocks:
+    """The run file's blocks of consecutive lines of one query, as (qid, [docno], [score
+    text]), comment lines skipped; each line read with one ``str.split()`` (the hot loop of
+    every run reader). ``last`` is the query of the block being read."""
+
+    def __init__(self, path):
+        self.path, self.last = path, None
+
+    def __iter__(self):
+        path = self.path
+        q_cur, docs, vals = None, [], []
+        add_doc, add_val = docs.append, vals.append
+        f = _open(path)
+        try:
+            with f, paused_gc():  # millions of strings and 7,000 dicts, no cycles (see oracle.gcpause)
+                for line in f:
+                    try:
+                        q, _, d, _, sc, _ = line.split()
+                    except ValueError:
+                        parts = line.split()
+                        if not parts or parts[0].startswith("#"):
+                            continue
+                        lineno = _locate_malformed(path, 6)
+                        raise TrecFormatError(path, lineno, f"expected 6 fields 'qid Q0 docno rank score tag', "
+                                                            f"found {len(parts)}") from None
+                    if q != q_cur:
+                        if q_cur is not None and not q_cur.startswith("#"):
+                            yield q_cur, docs, vals
+                        q_cur, docs, vals = q, [], []
+                        add_doc, add_val = docs.append, vals.append
+                        self.last = q
+                    add_doc(d)
+                    add_val(sc)
+            if q_cur is not None and not q_cur.startswith("#"):
+                yield q_cur, docs, vals
+        except UnicodeDecodeError as e:
+            raise TrecFormatError(path, None, f"not UTF-8 text ({e.reason})") from None
 
 
 def _out_of_memory(queries: int, last) -> str:
