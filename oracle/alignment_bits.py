@@ -92,8 +92,13 @@ class BandedColumns:
                 vp |= bottom
             row = get(b[j - 1])
             eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask if row is not None else 0
-            step, vp, vn = _myers(eq, vp, vn, mask)
-            top += step
+            xv = eq | vn                  # _myers, inlined
+            xh = (((eq & vp) + vp) ^ vp) | eq
+            hp = (vn | ~(xh | vp)) & mask
+            hn = vp & xh
+            top += 1 if hp & 1 else (-1 if hn & 1 else 0)
+            hp = (hp << 1) | 1
+            vp, vn = ((hn << 1) | ~(xv | hp)) & mask, hp & xv
             if j in keep:
                 kept[j] = (top, vp, vn)
         r = self.n - self.lo(m)
@@ -139,8 +144,14 @@ class BandedColumns:
                 vp |= 1 << (width - 1)
             row = get(b[j - 1])
             eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask if row is not None else 0
-            step, vp, vn = _myers(eq, vp, vn, mask)
-            top += step
+            # _myers, inlined (one call per column is a tenth of the sweep's time)
+            xv = eq | vn
+            xh = (((eq & vp) + vp) ^ vp) | eq
+            hp = (vn | ~(xh | vp)) & mask
+            hn = vp & xh
+            top += 1 if hp & 1 else (-1 if hn & 1 else 0)
+            hp = (hp << 1) | 1
+            vp, vn = ((hn << 1) | ~(xv | hp)) & mask, hp & xv
             cut = width
             while j > kmax and width > 1 and top + abs(delta - (j - lo)) > upper:   # the top row (once row 0,
                 # D(0, j) = j, has left the band: no cell of the column lies above it)
@@ -157,7 +168,9 @@ class BandedColumns:
             while width > 1 and hi > n:   # padding rows feed no real row
                 width -= 1
                 hi -= 1
-            if width < cut or hi <= n:
+            # the bottom row's test needs two popcounts of the window: every eighth column
+            # (pruning later is only slower, never wrong), and whenever the width changed
+            if width < cut or (hi <= n and not j & 7):
                 vp &= (1 << width) - 1
                 vn &= (1 << width) - 1
                 bottom = top + vp.bit_count() - (vp & 1) - vn.bit_count() + (vn & 1)

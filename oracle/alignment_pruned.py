@@ -112,18 +112,18 @@ class PrunedBand:
             t1 = min(width, J - kmin - cur_lo + 1)
             t0 = max(0, marks[mi - 1] + 1 - kmin - (cur_lo + len(cur_c)) - 2 * self.spacing)
             lb = (full[t0:t1].tolist(), t0, t1, full)
-            for j in range(marks[mi - 1] + 1, J + 1):
-                cur_lo, cur_c, cur_s, seen = _column(a, b[j - 1], n, d, j - kmin, width, lb, cur_lo, cur_c, cur_s)
-                visited += seen
-                if j == J:                    # a checkpoint: the cells with dp + G = d only
-                    cur_lo, cur_c, cur_s = _tight_only(cur_lo, cur_c, cur_s, g0, gv, d)
-                    every = reduce(or_, cur_s)
-                    low = (every & -every).bit_length() - 1
-                    if low > 0:
-                        cur_s = [x >> low for x in cur_s]
-                        offset += low
-                if store is not None:
-                    store.append(pack(cur_lo, cur_c, cur_s, offset))
+            cur_lo, cur_c, cur_s, seen = _columns(a, b, n, d, kmin, width, lb, marks[mi - 1] + 1, J, cur_lo,
+                                                  cur_c, cur_s, store, pack, offset)
+            visited += seen
+            # the checkpoint J: the cells with dp + G = d only
+            cur_lo, cur_c, cur_s = _tight_only(cur_lo, cur_c, cur_s, g0, gv, d)
+            every = reduce(or_, cur_s)
+            low = (every & -every).bit_length() - 1
+            if low > 0:
+                cur_s = [x >> low for x in cur_s]
+                offset += low
+            if store is not None:
+                store[-1] = pack(cur_lo, cur_c, cur_s, offset)
             if visited > limit:
                 self.columns = []
                 return False
@@ -196,61 +196,79 @@ class _Cells:
         return base + (x.bit_length() - 1 if self.greatest else (x & -x).bit_length() - 1)
 
 
-def _column(a, y, n: int, d: int, base: int, width: int, lb, p_lo: int, pc: list, ps: list):
-    """Column j of the pruned DP from column j - 1 (rows p_lo .. of ``pc``, ``ps``):
-    (first row, costs, sets, cells visited); base is j - kmin; lb is (a list of the
-    bound over t0 <= t < t1, t0, t1, the whole array)."""
+def _columns(a, b, n: int, d: int, kmin: int, width: int, lb, j0: int, j1: int, p_lo: int, pc: list, ps: list,
+             store, pack, offset: int):
+    """Columns j0 .. j1 of the pruned DP from column j0 - 1 (rows p_lo .. of ``pc``, ``ps``):
+    (first row, costs, sets of column j1, cells visited); each column is stored (``pack``)
+    when ``store`` is a list. lb is (a list of the bound over t0 <= t < t1, t0, t1, the
+    whole array), t = j - kmin - r. Row r's predecessors are carried from row r - 1's
+    step: (r - 1, j - 1) is what row r - 1 read as (r - 1, j - 1)'s right neighbour,
+    (r - 1, j) the cell just made. One call per segment between checkpoints (a call per
+    column was a fifth of the DP's time)."""
     part, t0, t1, full = lb
-    nc: list = []
-    ns: list = []
-    lo_r = None
-    npc = len(pc)
-    p_hi = p_lo + npc - 1
-    r = p_lo
-    while r <= n:
-        c = INF
-        st = 0
-        q = r - 1 - p_lo
-        if q >= 0 and q < npc and r >= 1:
-            v = pc[q]
-            if v < INF:
-                c = v + (a[r - 1] != y)
-                st = ps[q]
-        q += 1
-        if q < npc:
-            v = pc[q] + 1
-            if v < c:
-                c, st = v, ps[q] << 1
-            elif v == c and v < INF:
-                st |= ps[q] << 1
-        if nc:
-            v = nc[-1] + 1
-            if v < c:
-                c, st = v, ns[-1]
-            elif v == c and v < INF:
-                st |= ns[-1]
-        t = base - r
-        if c < INF and (t >= width or t < 0 or c + (part[t - t0] if t0 <= t < t1 else int(full[t])) > d):
-            c, st = INF, 0
-        if c < INF:
-            if lo_r is None:
-                lo_r = r
-            nc.append(c)
-            ns.append(st)
-        elif lo_r is not None:
-            if r > p_hi:
-                break
-            nc.append(INF)
-            ns.append(0)
-        elif r > p_hi:
-            break
-        r += 1
-    if lo_r is None:
-        raise AssertionError("a column holds no cell of a minimum-cost path")
-    while nc[-1] >= INF:
-        nc.pop()
-        ns.pop()
-    return lo_r, nc, ns, r - p_lo
+    visited = 0
+    for j in range(j0, j1 + 1):
+        y = b[j - 1]
+        base = j - kmin
+        nc: list = []
+        ns: list = []
+        add_c, add_s = nc.append, ns.append
+        lo_r = -1
+        npc = len(pc)
+        dc, ds = INF, 0           # (r - 1, j - 1)
+        uc, us = INF, 0           # (r - 1, j)
+        r, q = p_lo, 0            # q = r - p_lo: (r, j - 1) is pc[q]
+        while r <= n:
+            if q < npc:
+                hc, hs = pc[q], ps[q]
+            else:
+                hc, hs = INF, 0
+            if dc < INF:
+                c, st = dc + (a[r - 1] != y), ds
+            else:
+                c, st = INF, 0
+            if hc < INF:
+                v = hc + 1
+                if v < c:
+                    c, st = v, hs << 1
+                elif v == c:
+                    st |= hs << 1
+            if uc < INF:
+                v = uc + 1
+                if v < c:
+                    c, st = v, us
+                elif v == c:
+                    st |= us
+            if c < INF:
+                t = base - r
+                if t < 0 or t >= width or c + (part[t - t0] if t0 <= t < t1 else int(full[t])) > d:
+                    c = INF
+            if c < INF:
+                if lo_r < 0:
+                    lo_r = r
+                add_c(c)
+                add_s(st)
+                uc, us = c, st
+            else:
+                if q >= npc:      # past the previous column's rows: only deletions reach further
+                    break
+                if lo_r >= 0:
+                    add_c(INF)
+                    add_s(0)
+                uc, us = INF, 0
+            dc, ds = hc, hs
+            r += 1
+            q += 1
+        if lo_r < 0:
+            raise AssertionError("a column holds no cell of a minimum-cost path")
+        while nc[-1] >= INF:
+            nc.pop()
+            ns.pop()
+        visited += r - p_lo
+        p_lo, pc, ps = lo_r, nc, ns
+        if store is not None:
+            store.append(pack(p_lo, pc, ps, offset))
+    return p_lo, pc, ps, visited
 
 
 def _tight_only(lo: int, c: list, s: list, g0: int, gv: np.ndarray, d: int):
