@@ -49,13 +49,24 @@ class BandedColumns:
         rows: dict = {}                   # token -> [bits of the rows of a equal to it, per row block; 0]
         for blk in range(0, self.n, block):
             bi = blk // block
-            bit = 1
-            for t in a[blk:blk + block]:
-                row = rows.get(t)
+            where: dict = {}              # token -> its positions in the block
+            for p, t in enumerate(a[blk:blk + block]):
+                ps = where.get(t)
+                if ps is None:
+                    where[t] = [p]
+                else:
+                    ps.append(p)
+            for t, ps in where.items():   # one int per token and block (an OR per position
+                row = rows.get(t)         # costs the block's width each)
                 if row is None:
                     rows[t] = row = [0] * (nblocks + 1)
-                row[bi] |= bit
-                bit <<= 1
+                if len(ps) == 1:
+                    row[bi] = 1 << ps[0]
+                else:
+                    buf = bytearray((ps[-1] >> 3) + 1)
+                    for p in ps:
+                        buf[p >> 3] |= 1 << (p & 7)
+                    row[bi] = int.from_bytes(buf, "little")
         self.rows = rows                  # a window's bits are two shifted blocks
 
     def lo(self, j: int) -> int:
