@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import strategies as st
+from conformance.strategies._st import st
 
 PLAIN_WORDS = ("the", "cat", "sat", "on", "mat", "a", "dog", "ran", "home", "budi", "membaca", "buku")
 TRICKY_WORDS = ("don't", "U.S.", "3.5", "1,000", "-", "(x)", "end.", "well,", "e-mail", "&amp;", "Cat", "THE",

@@ -11,7 +11,7 @@ a shuffled order, sometimes with a class that never occurs; with
 """
 from __future__ import annotations
 
-from hypothesis import strategies as st
+from conformance.strategies._st import st
 
 INT_LABELS = (0, 1, 2, 3)
 STR_LABELS = ("bird", "cat", "dog", "fish")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import strategies as st
+from conformance.strategies._st import st
 
 from conformance.strategies import PLAIN_WORDS, edited, token_lists
 

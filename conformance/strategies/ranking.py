@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from hypothesis import strategies as st
+from conformance.strategies._st import st
 
 DOC_IDS = ("d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "D1", "a", "b", "doc-10", "doc-9")
 # a long query's documents: enough for cutoffs on both sides of k=10 and ideal rankings

@@ -4,7 +4,7 @@ scores that tie often (a few levels, halves and tenths) with a signal toward the
 relevant entries now and then, as classifier scores do."""
 from __future__ import annotations
 
-from hypothesis import strategies as st
+from conformance.strategies._st import st
 
 _LEVELS = (0, 0.1, 0.25, 0.5, 0.75, 0.9, 1)
 

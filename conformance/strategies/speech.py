@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import strategies as st
+from conformance.strategies._st import st
 
 from oracle.error_rates import characters, words
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import strategies as st
+from conformance.strategies._st import st
 
 TYPES = ("PER", "LOC", "ARGM-LOC")
 WORDS = ("Budi", "Siti", "Bandung", "Jakarta", "PT", "Maju", "di", "ke", ".")
