@@ -7,7 +7,9 @@ the examples, their order and the shrunk counterexamples are unchanged (checked:
 derandomized examples of a label-pair strategy drew the same values, 28% faster). What
 a fresh object costs is hypothesis's per-object work before its first draw (validation,
 the emptiness and recursion properties, the cache lookups of ``integers``): with a
-strategy built per label per example, that was about a fifth of a run's work.
+strategy built per label per example, that was about a fifth of a run's work. The memo
+holds the strategy a lazy wrapper stands for (``integers`` returns a wrapper, which
+hypothesis unwraps again at every draw: another tenth).
 
 Arguments are keyed with their types (1, 1.0 and True are equal but not the same label)
 and only plain values are memoized (None, bool, int, float, str, and tuples of them);
@@ -17,6 +19,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from hypothesis import strategies as _hs
+
+try:   # the strategy a lazy wrapper stands for (hypothesis re-unwraps a wrapper at every draw)
+    from hypothesis.strategies._internal.lazy import unwrap_strategies as _unwrap
+except ImportError:   # pragma: no cover - a hypothesis without it: the wrappers as they are
+    def _unwrap(s):
+        return s
 
 _PLAIN = (type(None), bool, int, float, str)
 
@@ -67,22 +75,22 @@ class _Strategies:
         return _BOOLEANS
 
 
-_BOOLEANS = _hs.booleans()
+_BOOLEANS = _unwrap(_hs.booleans())
 
 
 @lru_cache(maxsize=4096)
 def _integers(key, lo, hi):
-    return _hs.integers(lo, hi)
+    return _unwrap(_hs.integers(lo, hi))
 
 
 @lru_cache(maxsize=4096)
 def _sampled(key, elements):
-    return _hs.sampled_from(elements)
+    return _unwrap(_hs.sampled_from(elements))
 
 
 @lru_cache(maxsize=4096)
 def _permutations(key, values):
-    return _hs.permutations(values)
+    return _unwrap(_hs.permutations(values))
 
 
 st = _Strategies()
