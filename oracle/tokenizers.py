@@ -145,46 +145,45 @@ def tokenize_13a(text: str) -> list[str]:
 
 # ----------------------------------------------------------------------- intl
 
-_intl = None
+_intl: dict = {}   # True (ASCII text) / False (any text) -> the three compiled regexes
 
 
-def _class(predicate) -> str:
-    """A regex character class body for the code points satisfying predicate."""
-    ranges = []
-    start = prev = None
-    for c in range(sys.maxunicode + 1):
-        if predicate(c):
-            if start is None:
-                start = c
-            elif c != prev + 1:
-                ranges.append((start, prev))
-                start = c
-            prev = c
-    if start is not None:
-        ranges.append((start, prev))
-    return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
+def _classes(limit: int) -> dict:
+    """{"P": class body, "S": ..., "N": ...}: the code points below ``limit`` whose Unicode
+    general category starts with P, S or N, as ranges of a regex character class, read off
+    runs of one letter in the string of every code point's category letter."""
+    cats = "".join([unicodedata.category(chr(c))[0] for c in range(limit)])
+    out = {}
+    for letter in "PSN":
+        out[letter] = "".join(f"\\U{m.start():08x}" if m.end() - m.start() == 1
+                              else f"\\U{m.start():08x}-\\U{m.end() - 1:08x}"
+                              for m in re.finditer(f"{letter}+", cats))
+    return out
 
 
-def _intl_regexes():
-    global _intl
-    if _intl is None:
-        cat = [unicodedata.category(chr(c))[0] for c in range(sys.maxunicode + 1)]
-        P = _class(lambda c: cat[c] == "P")
-        S = _class(lambda c: cat[c] == "S")
-        N = _class(lambda c: cat[c] == "N")
-        _intl = (re.compile(f"([^{N}])([{P}])"), re.compile(f"([{P}])([^{N}])"), re.compile(f"([{S}])"))
-    return _intl
+def _intl_regexes(ascii_text: bool = False):
+    """mteval-v14's three substitutions for the international tokenizer. Text that is all
+    ASCII gets the same regexes over the ASCII classes (the other code points cannot
+    occur in it, so both match alike): the full classes take about a second to build, and
+    only text beyond ASCII waits for them."""
+    hit = _intl.get(ascii_text)
+    if hit is None:
+        c = _classes(128 if ascii_text else sys.maxunicode + 1)
+        P, S, N = c["P"], c["S"], c["N"]
+        hit = _intl[ascii_text] = (re.compile(f"([^{N}])([{P}])"), re.compile(f"([{P}])([^{N}])"),
+                                   re.compile(f"([{S}])"))
+    return hit
 
 
 def tokenize_intl(text: str) -> list[str]:
     """mteval-v14.pl ``sub tokenization_international`` (see the module docstring)."""
-    punct_after, punct_before, symbol = _intl_regexes()
     if "<skipped>" in text:
         text = text.replace("<skipped>", "")
     text = text.replace("\u2028", " ")
     if "&" in text:
         text = (text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
                 .replace("&gt;", ">").replace("&apos;", "'"))
+    punct_after, punct_before, symbol = _intl_regexes(text.isascii())
     text = punct_after.sub(r"\1 \2 ", text)
     text = punct_before.sub(r" \1 \2", text)
     text = symbol.sub(r" \1 ", text)
