@@ -103,7 +103,11 @@ class BandedColumns:
                 vp |= bottom
             row = get(b[j - 1])
             eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask if row is not None else 0
-            xv = eq | vn                  # _myers, inlined
+            # one column of Myers' bit-vector update (Hyyro 2003, fig. 3), inlined (a call per
+            # column was a tenth of a sweep): the match bits eq and the previous column's
+            # vertical deltas (vp, vn) give this column's, and the horizontal delta of its top
+            # row (+1, 0, -1), the row above the window entering with horizontal delta +1
+            xv = eq | vn
             xh = (((eq & vp) + vp) ^ vp) | eq
             hp = (vn | ~(xh | vp)) & mask
             hn = vp & xh
@@ -155,7 +159,7 @@ class BandedColumns:
                 vp |= 1 << (width - 1)
             row = get(b[j - 1])
             eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask if row is not None else 0
-            # _myers, inlined (one call per column is a tenth of the sweep's time)
+            # Myers' column update, as in ``run``
             xv = eq | vn
             xh = (((eq & vp) + vp) ^ vp) | eq
             hp = (vn | ~(xh | vp)) & mask
@@ -218,21 +222,6 @@ class BandedColumns:
         if j <= self.kmax and lo == 1:    # row 0 is in the band
             return 0, np.concatenate([[j], vals])
         return lo, vals
-
-
-def _myers(eq: int, vp: int, vn: int, mask: int) -> tuple[int, int, int]:
-    """One column of Myers' bit-vector update (Hyyro 2003, fig. 3): the match bits
-    ``eq`` and the vertical deltas (vp, vn) of the previous column give the new
-    column's vertical deltas and the horizontal delta of its top row (+1, 0, -1), the
-    row above the window entering with horizontal delta +1."""
-    xv = eq | vn
-    xh = (((eq & vp) + vp) ^ vp) | eq
-    hp = (vn | ~(xh | vp)) & mask
-    hn = vp & xh
-    step = 1 if hp & 1 else (-1 if hn & 1 else 0)
-    hp = (hp << 1) | 1
-    hn <<= 1
-    return step, (hn | ~(xv | hp)) & mask, hp & xv
 
 
 def unpack(bits: int, count: int) -> np.ndarray:
