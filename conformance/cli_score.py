@@ -103,19 +103,9 @@ def _measures(args) -> list[tuple[str, str, dict]]:
 
 def _inputs(args, metric: str) -> dict:
     from conformance.formats import load_inputs
-    if args.files:
-        if len(args.files) != 2:
-            raise UsageError("give the qrels and the run file (trec_eval's order: QRELS RUN)")
+    if args.files:   # QRELS RUN (their count checked by ``_streamed``, which runs first)
         inputs = load_inputs("trec", {"qrels": args.files[0], "run": args.files[1]}, metric)
-        if args.depth is not None:
-            from oracle.trec import truncate_run
-            if args.depth < 1:
-                raise UsageError(f"-M {args.depth}: the depth must be at least 1")
-            inputs = dict(inputs, run=truncate_run(inputs["run"], args.depth))
-        if args.judged_only:
-            from oracle.trec import judged_only
-            inputs = dict(inputs, run=judged_only(inputs["run"], inputs["qrels"]))
-        return inputs
+        return dict(inputs, run=_run_transform(args)(inputs["run"], inputs["qrels"]))
     if args.conll:
         return load_inputs("conll", {"conll": args.conll}, metric)
     if args.truth or args.pred:
@@ -259,27 +249,34 @@ def cmd_score(args) -> int:
     return 0
 
 
-def _streamed(args, measures: list, tty: bool) -> list | None:
-    """The Results of the ranking measures over QRELS RUN, the run read and evaluated in
-    chunks of whole queries (``oracle.trec_stream``), all measures in one pass; None when a
-    measure is not a ranking measure. A run whose queries are interleaved is read whole."""
-    from oracle.trec import judged_only, read_qrels, read_run, truncate_run
-    from oracle.trec_stream import CHUNK_LINES, Interleaved, compute_streamed, iter_run_chunks
-    if len(args.files) != 2:
-        raise UsageError("give the qrels and the run file (trec_eval's order: QRELS RUN)")
-    if any(_family(metric) != "ranking" for _, metric, _ in measures):
-        return None
+def _run_transform(args):
+    """trec_eval's -M and -J as a function (run, qrels) -> run, applied per query (so per
+    chunk of a streamed run): each query's first N documents, then only the judged ones."""
+    from oracle.trec import judged_only, truncate_run
     if args.depth is not None and args.depth < 1:
         raise UsageError(f"-M {args.depth}: the depth must be at least 1")
-    size = CHUNK_LINES if args.chunk_lines is None else args.chunk_lines
-    if size < 1:
-        raise UsageError(f"--chunk-lines {size}: give at least 1")
 
     def transform(run: dict, qrels: dict) -> dict:
         if args.depth is not None:
             run = truncate_run(run, args.depth)
         return judged_only(run, qrels) if args.judged_only else run
+    return transform
 
+
+def _streamed(args, measures: list, tty: bool) -> list | None:
+    """The Results of the ranking measures over QRELS RUN, the run read and evaluated in
+    chunks of whole queries (``oracle.trec_stream``), all measures in one pass; None when a
+    measure is not a ranking measure. A run whose queries are interleaved is read whole."""
+    from oracle.trec import read_qrels, read_run
+    from oracle.trec_stream import CHUNK_LINES, Interleaved, compute_streamed, iter_run_chunks
+    if len(args.files) != 2:
+        raise UsageError("give the qrels and the run file (trec_eval's order: QRELS RUN)")
+    if any(_family(metric) != "ranking" for _, metric, _ in measures):
+        return None
+    transform = _run_transform(args)
+    size = CHUNK_LINES if args.chunk_lines is None else args.chunk_lines
+    if size < 1:
+        raise UsageError(f"--chunk-lines {size}: give at least 1")
     qrels = read_qrels(args.files[0])
     todo = [(metric, knobs) for _, metric, knobs in measures]
     read = [0]

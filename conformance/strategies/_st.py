@@ -55,10 +55,8 @@ class _Strategies:
 
     @staticmethod
     def integers(min_value=None, max_value=None):
-        k = (_key(min_value), _key(max_value))
-        if None in k and (min_value is not None and k[0] is None or max_value is not None and k[1] is None):
-            return _hs.integers(min_value, max_value)
-        return _integers(k, min_value, max_value)
+        k = (_key(min_value), _key(max_value))   # _key(None) is a key too: None means not plain
+        return _hs.integers(min_value, max_value) if None in k else _integers(k, min_value, max_value)
 
     @staticmethod
     def sampled_from(elements):

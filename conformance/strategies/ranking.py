@@ -25,20 +25,11 @@ SCORES = (3, 2, 1, 0, "0.5", "1.5", "2.25", -1)
 # double 1 (score_precision)
 NEAR_ONE = ("1.00000001", "1.0000000000000000001")
 
-# Strategy objects are built once and reused: building one per draw (``st.sampled_from``
-# over a fresh list, say) costs hypothesis a validation each time.
+# ``st`` (conformance.strategies._st) returns one strategy object for equal arguments of
+# integers, sampled_from and booleans; the lists of distinct scores and the byte strings
+# below are memoized here
 _BOOL = st.booleans()
 _SCORE = st.sampled_from(SCORES)
-
-
-@lru_cache(maxsize=None)
-def _sampled(values: tuple):
-    return st.sampled_from(values)
-
-
-@lru_cache(maxsize=None)
-def _integers(lo: int, hi: int):
-    return st.integers(lo, hi)
 
 
 @lru_cache(maxsize=None)
@@ -46,7 +37,7 @@ def _distinct_scores(n: int):
     return st.lists(st.integers(-20, 20), unique=True, min_size=n, max_size=n)
 
 
-_WHERE = _sampled(("both", "both", "both", "qrels", "run"))
+_WHERE = st.sampled_from(("both", "both", "both", "qrels", "run"))
 
 
 @lru_cache(maxsize=None)
@@ -81,9 +72,9 @@ def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, n
     pool = list(docs)
     if len(pool) > 10:
         # a long ranking: a length on either side of the usual cutoffs
-        n = draw(_sampled(tuple(x for x in (4, 9, 10, 11, 15, 25, 35) if x <= min(max_len, len(pool)))))
+        n = draw(st.sampled_from(tuple(x for x in (4, 9, 10, 11, 15, 25, 35) if x <= min(max_len, len(pool)))))
     else:
-        n = draw(_integers(0, min(max_len, len(pool))))
+        n = draw(st.integers(0, min(max_len, len(pool))))
     chosen = [pool[i] for i in _order(draw, len(pool))[:n]]
     if near_top and judged and draw(_BOOL):
         best = max(judged, key=lambda d: judged[d])
@@ -97,14 +88,14 @@ def ranking_for(draw, judged: dict, docs, ties: bool = True, max_len: int = 7, n
         # the first chosen document (often the best judged one) gets the top score
         top = max(_num(s) for s in scores)
         scores[0] = int(top) + 1
-    if not lists or not chosen or draw(_integers(0, 5)):
+    if not lists or not chosen or draw(st.integers(0, 5)):
         return dict(zip(chosen, scores))
     # a list of [doc, score] pairs, as a TREC run file gives them; half of them name a
     # document twice (the duplicates knob decides what that means)
     pairs = [[d, s] for d, s in zip(chosen, scores)]
     if draw(_BOOL):
-        at = draw(_integers(0, len(pairs)))
-        pairs.insert(at, [draw(_sampled(tuple(chosen))), draw(_SCORE)])
+        at = draw(st.integers(0, len(pairs)))
+        pairs.insert(at, [draw(st.sampled_from(tuple(chosen))), draw(_SCORE)])
     return pairs
 
 
@@ -139,14 +130,14 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
     (``extra_queries``), list-form rankings with repeated documents (``lists``).
     Long queries grade most documents at or above ``threshold`` (so a query has
     relevant documents whatever the level)."""
-    n = draw(_integers(1, max_queries))
+    n = draw(st.integers(1, max_queries))
     queries = [f"q{i}" for i in range(1, n + 1)]
     qrels, run = {}, {}
     for q in queries:
-        if draw(_integers(0, 2)) == 0:
+        if draw(st.integers(0, 2)) == 0:
             # a long query: 12 to 40 documents, most of them judged (mostly relevant, so the
             # ideal ranking is longer than a cutoff of 10), up to 35 ranked
-            size = draw(_sampled((12, 20, 30, 40)))
+            size = draw(st.sampled_from((12, 20, 30, 40)))
             docs = list(LONG_IDS[:size])
             grades = [g for g in (threshold, threshold, threshold + 1, threshold + 2, 0, threshold - 1, -1)
                       if negative or g >= 0]
@@ -159,7 +150,7 @@ def ranking_inputs(draw, max_queries: int = 3, max_grade: int = 3, ties: bool = 
             if where in ("both", "run"):
                 run[q] = draw(ranking_for(judged, docs, ties, max(max_len, 35), lists=lists))
             continue
-        docs = [DOC_IDS[i] for i in _order(draw, len(DOC_IDS))[:draw(_integers(1, 8))]]
+        docs = [DOC_IDS[i] for i in _order(draw, len(DOC_IDS))[:draw(st.integers(1, 8))]]
         judged = draw(qrels_for(q, docs, max_grade, negative))
         where = draw(_WHERE) if extra_queries else "both"
         if where in ("both", "qrels"):
