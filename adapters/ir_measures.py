@@ -257,6 +257,7 @@ class IRMeasures(Adapter):
     def defect_classifiers(self) -> dict:
         return {"missing-query-zero-filled": _missing_query_counts,
                 "judged-ties-docid-ascending": _judged_ties_differ,
+                "judged-empty-ranking": _judged_empty_ranking,
                 "gdeval-topic-not-digits": lambda m, s, i: m == "err" and _gdeval_refuses(m, s, i)}
 
     def defect_models(self) -> dict:
@@ -265,6 +266,7 @@ class IRMeasures(Adapter):
         sorts."""
         return {"missing-query-zero-filled": _missing_query_model,
                 "judged-ties-docid-ascending": _judged_model,
+                "judged-empty-ranking": lambda metric, settings, inputs: _JUDGED_EMPTY_RAISES,
                 "gdeval-topic-not-digits": lambda metric, settings, inputs: _GDEVAL_RAISES}
 
     @staticmethod
@@ -297,6 +299,17 @@ def _missing_query_counts(metric, settings, inputs) -> bool:
     return any(not judged and run.get(q) for q, judged in qrels.items())
 
 
+def _judged_empty_ranking(metric, settings, inputs) -> bool:
+    """The judged provider (ir_measures/providers/judged_provider.py:44-57) shortens the
+    cutoff to the ranking's length and divides by it: a query with judgements whose
+    ranking in the run is empty divides by zero."""
+    if metric != "judged_at_k":
+        return False
+    run, qrels = inputs.get("run", {}), inputs.get("qrels", {})
+    return any(judged and q in run and not run[q] for q, judged in qrels.items())
+
+
+_JUDGED_EMPTY_RAISES = "raised ZeroDivisionError: division by zero"
 _GDEVAL_RAISES = "raised CalledProcessError: gdeval.pl: format error (a query id that is not digits)"
 
 

@@ -44,13 +44,16 @@ def _permute_segments(inputs, data):
 
 
 def _permute_references(inputs, data):
+    """Each segment's (or question's) references in another order: sentence BLEU's one
+    list; corpus BLEU's and QA's list per segment or question (a permutation of that
+    outer list would pair references with other hypotheses)."""
     if "references" not in inputs:
         return inputs
     out = dict(inputs)
-    if "hypotheses" in inputs:
-        out["references"] = [data.draw(st.permutations(r), label="reference order") for r in inputs["references"]]
-    else:
+    if "hypothesis" in inputs:
         out["references"] = data.draw(st.permutations(inputs["references"]), label="reference order")
+    else:
+        out["references"] = [data.draw(st.permutations(r), label="reference order") for r in inputs["references"]]
     return out
 
 

@@ -32,6 +32,7 @@ from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
+from conformance.engine.draws import OVERRUN, Diverged, recorded, replayable, walk_key
 from conformance.engine.explain import explanation, reproduces
 from conformance.engine.invalid import kinds as invalid_kinds, mutate
 from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
@@ -154,6 +155,28 @@ def _as_exact(v):
     return Fraction(v)
 
 
+def _same_output(value, value2, tol) -> bool:
+    """The library's two outputs agree: equal within ``tol`` where both are finite
+    numbers; otherwise identical (an infinity, a NaN or a non-number the same in both
+    places)."""
+    try:
+        return compare_value(value2, _as_exact(value), tol).agrees
+    except (OverflowError, ValueError, TypeError):
+        return _shape(value) == _shape(value2)
+
+
+def _shape(v):
+    """A library output with its non-finite floats named (NaN == NaN here)."""
+    v = as_number(v) if not isinstance(v, (list, tuple, dict)) else v
+    if isinstance(v, (list, tuple)):
+        return [_shape(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _shape(x) for k, x in v.items()}
+    if isinstance(v, float) and not math.isfinite(v):
+        return repr(v)
+    return v
+
+
 def _call(adapter, configured, inputs):
     try:
         return adapter.run(configured, inputs).value, None
@@ -261,11 +284,22 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             check_invalid(bad, refusal)
             return
         count[0] += 1
+        examine(inputs, data, base.split(":", 1)[0])
+
+    def examine(inputs, data, base, replaying=False, other=None):
+        """One accepted example. ``replaying``: run by a replay (``conformance.engine.draws``),
+        where an example that the search would reject stops the replay (``Diverged``) and
+        ``other`` is the recorded transformation (``OVERRUN``: the search's draw of it ended
+        the example) where the search draws it from ``data``."""
+        def reject():
+            if replaying:
+                raise Diverged("the search rejects this example")
+            from hypothesis import reject as _reject
+            _reject()
         try:
             if base in ("oracle-equal", "statistics"):
                 v = judge(adapter, metric, settings, inputs, explain_it=False, configured=configured)
                 if v.status == "skipped":
-                    from hypothesis import reject
                     reject()
                 value_bad = v.status == "error" or (v.comparison is not None and not v.comparison.agrees)
                 stat_bad = bool(v.first_differing_statistic)
@@ -283,6 +317,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                         "outcome": "error" if v.status == "error" else "fail"}, found)
                 return
             value, err = _call(adapter, configured, inputs)
+            if err and replaying and base == "invariance":
+                raise Diverged("the search draws no transformation after an error")
             if err:
                 known_or_raise(inputs, {"library_value": f"raised {err}", "message": f"the library raised {err}",
                                         "explanation": "the library raised on an input the oracle defines: "
@@ -312,9 +348,12 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                                             "outcome": "fail"})
             elif base == "invariance":
                 name = prop.split(":", 1)[1]
-                other = plan.invariances[name](inputs, data)
+                if not replaying:
+                    other = plan.invariances[name](inputs, data)
+                elif other is OVERRUN:
+                    return
                 value2, err2 = _call(adapter, configured, other)
-                if err2 or not compare_value(value2, _as_exact(value), tol).agrees:
+                if err2 or not _same_output(value, value2, tol):
                     known_or_raise(inputs, {"library_value": value,
                                             "message": f"{name}: the value changes from {value!r} to {value2!r} "
                                                        f"on the transformed input {other!r}", "outcome": "fail"})
@@ -330,7 +369,6 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                                                 "message": f"a hypothesis equal to its reference scores {value3!r}, "
                                                            f"not {expected}", "outcome": "fail"})
         except Skip:
-            from hypothesis import reject
             reject()
 
     def check_invalid(bad, refusal):
@@ -361,7 +399,10 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         test = seed(PROPERTY_SEED)(test)
     t0 = time.perf_counter()
     try:
-        test()
+        if not _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, count, seen):
+            count[0] = 0
+            seen.clear()
+            test()
     except Finding as f:
         for k, v in f.fields.items():
             setattr(r, k, v)
@@ -397,6 +438,34 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         r.message = "disagreements seen, all explained by known failures: " + ", ".join(
             f"{k} x{v}" for k, v in sorted(seen.items()))
     return r
+
+
+_REPLAYED = ("oracle-equal", "statistics", "bounds", "identity", "invariance")
+
+
+def _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, count, seen) -> bool:
+    """Run the property's check over the inputs its search walks, recorded once per
+    setting (``conformance.engine.draws``); False, with nothing reported, where the
+    search must run instead (a property that draws or rejects on its own, an example
+    that would make the search walk differently)."""
+    from hypothesis.errors import UnsatisfiedAssumption
+    base = _form(prop)[0].split("[")[0].split(":")[0]
+    if base not in _REPLAYED or not replayable(hs):
+        return False
+    transform = plan.invariances[prop.split(":", 1)[1]] if base == "invariance" else None
+    what = prop.split("[")[0] if base == "invariance" else "inputs"
+    walk = recorded(walk_key(metric, settings, form, what, hs), m, settings, strategy, hs, PROPERTY_SEED,
+                    transform)
+    if walk is None:
+        return False
+    try:
+        for blob, other in walk:
+            count[0] += 1
+            inputs = pickle.loads(blob)
+            examine(inputs, None, base, True, other if other in (None, OVERRUN) else pickle.loads(other))
+    except (Diverged, UnsatisfiedAssumption, Finding):
+        return False
+    return True
 
 
 _DESCRIPTIONS = {

@@ -1,0 +1,65 @@
+"""Replayed property inputs (conformance.engine.draws) give the record the search gives.
+
+Each property is judged twice in one process: by its own hypothesis search (replay off)
+and by replaying the inputs recorded for its setting; everything but the time must be
+equal, including the number of examples and the known failures seen."""
+import pytest
+
+import conformance.engine.properties as P
+from conformance.engine.draws import _CACHE
+from conformance.engine.known import KnownIndex, load_known
+from conformance.engine.properties import property_names, run_property
+from conformance.functions import implementation
+from conformance.protocol import Skip
+
+
+def _fields(r):
+    d = dict(vars(r))
+    d.pop("seconds", None)
+    return d
+
+
+def _both(a, metric, prop, known, monkeypatch):
+    _CACHE.clear()
+    monkeypatch.setattr(P, "_REPLAYED", ())
+    searched = run_property(a, metric, prop, known, 30)
+    monkeypatch.undo()
+    replayed = run_property(a, metric, prop, known, 30)
+    return searched, replayed
+
+
+@implementation("accuracy", conventions={}, name="accuracy-skips-long")
+def accuracy_skips_long(inputs):
+    """Right, but skips inputs of more than three samples (an adapter's Skip: the search
+    rejects them and walks on differently, so the replay must hand over to it)."""
+    yt, yp = list(inputs["y_true"]), list(inputs["y_pred"])
+    if len(yt) > 3:
+        raise Skip("more than three samples")
+    if len(yt) != len(yp) or not yt:
+        raise ValueError("y_true and y_pred must be non-empty and of equal length")
+    return sum(t == p for t, p in zip(yt, yp)) / len(yt)
+
+
+@pytest.mark.parametrize("prop", ["oracle-equal", "bounds", "identity", "invariance:sample-order",
+                                  "invariance:label-order"])
+def test_a_skipping_adapter_gets_the_searched_record(prop, monkeypatch):
+    a = accuracy_skips_long.adapter
+    searched, replayed = _both(a, "accuracy", prop, KnownIndex(a, []), monkeypatch)
+    assert searched.examples > 0
+    assert _fields(searched) == _fields(replayed)
+
+
+def test_every_property_of_a_library_gets_the_searched_record(monkeypatch):
+    pytest.importorskip("sklearn")
+    from conformance.engine.resolve import resolve_adapter
+    a = resolve_adapter("sklearn")
+    known = KnownIndex(a, load_known("sklearn"))
+    judged = 0
+    for metric in ("f1", "confusion_matrix", "accuracy"):
+        for prop in property_names(a, metric):
+            if prop.startswith("invalid:"):
+                continue   # searched, never replayed
+            searched, replayed = _both(a, metric, prop, known, monkeypatch)
+            assert _fields(searched) == _fields(replayed), (metric, prop)
+            judged += searched.examples
+    assert judged > 500
