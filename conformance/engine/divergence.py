@@ -84,6 +84,13 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
             return x
     strategy = plan.inputs(strategy_settings or ours)
     hs = search_settings(max(examples, 1) * 3)
+    # a search in which no input separated the two settings finds none under any library
+    # (``follows`` is asked only on separating inputs; the search is derandomized)
+    never = (metric, repr(sorted(ours.items())), repr(sorted(theirs.items())),
+             repr(sorted((strategy_settings or ours).items())), hs.max_examples)
+    if never in _NEVER:
+        return None
+    separated: dict = {}
 
     def separates(x) -> bool:
         a, b = _value(metric, x, ours), _value(metric, x, theirs)
@@ -91,6 +98,7 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
             return False
         if not _differs(a, b):
             return False
+        separated["any"] = True
         if seen is not None:
             seen["separated"] = True
         return follows is None or follows(x, a, b)
@@ -98,6 +106,8 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
     try:
         x = find(strategy, separates, settings=hs)
     except (NoSuchExample, Unsatisfiable):
+        if not separated:
+            _NEVER.add(never)
         return None
     found = _FOUND.setdefault(key, [])
     if len(found) < 4:
@@ -107,6 +117,8 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
 
 # (family, the settings' differences) -> minimal separating inputs found so far in this process
 _FOUND: dict = {}
+# the searches of this process in which no generated input separated the two settings
+_NEVER: set = set()
 
 
 def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str, known, examples: int) -> Record:
