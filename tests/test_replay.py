@@ -63,3 +63,30 @@ def test_every_property_of_a_library_gets_the_searched_record(monkeypatch):
             assert _fields(searched) == _fields(replayed), (metric, prop)
             judged += searched.examples
     assert judged > 500
+
+
+def test_a_walk_is_shared_across_ranking_measures_and_gives_the_searched_record(monkeypatch):
+    pytest.importorskip("pytrec_eval")
+    from conformance.engine import draws
+    from conformance.engine.resolve import resolve_adapter
+    a = resolve_adapter("pytrec_eval")
+    known = KnownIndex(a, load_known("pytrec_eval"))
+    draws._TRACES.clear()
+    recorded = []
+    real = draws._keep
+
+    def keep(key, walk):
+        recorded.append(key)
+        return real(key, walk)
+    monkeypatch.setattr(draws, "_keep", keep)
+    metrics = ("reciprocal_rank", "precision_at_k", "average_precision", "ndcg")
+    for metric in metrics:
+        draws._CACHE.clear()
+        replayed = run_property(a, metric, "oracle-equal", known, 30)
+        with monkeypatch.context() as m:
+            m.setattr(P, "_REPLAYED", ())
+            searched = run_property(a, metric, "oracle-equal", known, 30)
+        assert _fields(searched) == _fields(replayed), metric
+    # four walks were kept, from fewer traces: the others were verified and shared
+    assert len(recorded) == len(metrics)
+    assert sum(len(v) for v in draws._TRACES.values()) < len(metrics)

@@ -32,6 +32,8 @@ from oracle.conventions import ConventionError, InputError
 
 _CACHE: OrderedDict = OrderedDict()
 _LIMIT = 4096          # walks kept per process (a few KB each)
+_TRACES: dict = {}     # shape_key -> the last walks of that shape, every example with its status
+_TRACES_PER_SHAPE = 6
 
 
 OVERRUN = "overrun"    # the example ended while its transformation was drawn
@@ -48,29 +50,41 @@ def replayable(hs) -> bool:
     return bool(hs.derandomize) and hs.database is None and tuple(hs.phases) == PHASES
 
 
-def recorded(key, m, settings: dict, strategy, hs, pinned_seed: int, transform=None) -> list | None:
+def recorded(key, m, settings: dict, strategy, hs, pinned_seed: int, transform=None, shape=None) -> list | None:
     """The examples a search under ``hs`` from ``pinned_seed`` walks when it draws
     ``strategy`` and rejects what ``m.compute(inputs, settings)`` refuses, as pickled
     ``(inputs, transformed)`` pairs; ``transform(inputs, data)`` (an invariance's
     transformation) is drawn after each accepted input, else ``transformed`` is None.
     None when the walk cannot be recorded (the oracle raised something other than a
-    refusal, an input cannot be pickled): the caller then searches as before."""
+    refusal, an input cannot be pickled): the caller then searches as before.
+
+    ``shape`` (``shape_key``): what the walk depends on besides the filter. A walk
+    recorded under another metric or setting of the same shape is the walk here when
+    this filter accepts and rejects every example it met exactly as that one did
+    (hypothesis saw the same choices end the same way, so it made the same next ones):
+    checked by the oracle on each example, far cheaper than generating them again (the
+    35 ranking measures draw from one strategy)."""
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
-    out: list = []
+    for trace in _TRACES.get(shape, ()) if shape is not None else ():
+        if _same_filter(trace, m, settings):
+            return _keep(key, [(blob, other) for blob, ok, other in trace if ok])
+    trace: list = []
 
     def walk(data):
         inputs = data.draw(strategy, label="inputs")
+        blob = pickle.dumps(inputs, protocol=4)
         try:
             m.compute(inputs, settings)
         except (InputError, ConventionError):
+            trace.append((blob, False, None))
             reject()
-        out.append((pickle.dumps(inputs, protocol=4), OVERRUN if transform is not None else None))
+        trace.append((blob, True, OVERRUN if transform is not None else None))
         if transform is not None:
             # the search calls the library on the inputs, then draws this; a draw that ends
             # the example (the choice buffer overruns, a filter gives up) leaves OVERRUN
-            out[-1] = (out[-1][0], pickle.dumps(transform(inputs, data), protocol=4))
+            trace[-1] = (blob, True, pickle.dumps(transform(inputs, data), protocol=4))
 
     test = hs(given(st.data())(walk))
     test = seed(pinned_seed)(test)
@@ -78,10 +92,98 @@ def recorded(key, m, settings: dict, strategy, hs, pinned_seed: int, transform=N
         test()
     except Exception:
         return None
-    _CACHE[key] = out
+    if shape is not None:
+        kept = _TRACES.setdefault(shape, [])
+        kept.append(trace)
+        del kept[:-_TRACES_PER_SHAPE]
+        while len(_TRACES) > _LIMIT // 8:
+            _TRACES.pop(next(iter(_TRACES)))
+    return _keep(key, [(blob, other) for blob, ok, other in trace if ok])
+
+
+def _keep(key, walk: list) -> list:
+    _CACHE[key] = walk
     while len(_CACHE) > _LIMIT:
         _CACHE.popitem(last=False)
-    return out
+    return walk
+
+
+def _same_filter(trace: list, m, settings: dict) -> bool:
+    """Whether ``m.compute`` under ``settings`` accepts and refuses the examples of
+    ``trace`` as its recording did (an error other than a refusal: not the same)."""
+    for blob, ok, _ in trace:
+        try:
+            m.compute(pickle.loads(blob), settings)
+            accepted = True
+        except (InputError, ConventionError):
+            accepted = False
+        except Exception:
+            return False
+        if accepted != ok:
+            return False
+    return True
+
+
+def shape_key(strategy, form, what: str, transform, hs, pinned_seed: int):
+    """What a walk depends on besides its filter: the strategy, the input form, what is
+    drawn after the inputs (an invariance's transformation), the number of examples and
+    the seed. A strategy is read by its repr (the strategy functions with their
+    arguments) and by every function it holds, by code and by the values it closes over
+    (a composite defined inside a function can close over the settings, which its repr
+    does not show). None where something cannot be read so (a closure over an object):
+    such walks are shared by exact key only."""
+    try:
+        parts = _fingerprint(strategy) + (_fingerprint(transform) if transform is not None else ())
+    except _Opaque:
+        return None
+    return (repr(strategy), parts, form, what, hs.max_examples, pinned_seed)
+
+
+class _Opaque(Exception):
+    pass
+
+
+_PLAIN = (bool, int, float, str, bytes, type(None))
+
+
+def _fingerprint(obj, depth: int = 0, seen: set | None = None) -> tuple:
+    """The functions a strategy holds (module, qualified name, code object) and the plain
+    values their closures capture; ``_Opaque`` where a captured value is not plain."""
+    import types
+    if depth > 30:
+        raise _Opaque("too deep")
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return ()
+    seen.add(id(obj))
+    if isinstance(obj, _PLAIN):
+        return (repr(obj),)
+    if isinstance(obj, (tuple, list, frozenset, set)):
+        return tuple(x for v in obj for x in _fingerprint(v, depth + 1, seen))
+    if isinstance(obj, dict):
+        return tuple(x for k, v in sorted(obj.items(), key=lambda kv: repr(kv[0]))
+                     for x in (repr(k),) + _fingerprint(v, depth + 1, seen))
+    if isinstance(obj, types.FunctionType):
+        out = (obj.__module__, obj.__qualname__, id(obj.__code__))
+        for cell in obj.__closure__ or ():
+            try:
+                out += _fingerprint(cell.cell_contents, depth + 1, seen)
+            except ValueError:   # an empty cell
+                out += ("<empty>",)
+        return out
+    if isinstance(obj, (types.BuiltinFunctionType, type)):
+        return (getattr(obj, "__module__", ""), getattr(obj, "__qualname__", repr(obj)))
+    from hypothesis.strategies import SearchStrategy
+    if isinstance(obj, SearchStrategy):
+        from hypothesis.strategies._internal.lazy import LazyStrategy
+        if isinstance(obj, LazyStrategy):
+            # its function is the public strategy function (or a composite's wrapper); what
+            # it builds holds the definition and the arguments
+            return _fingerprint(obj.wrapped_strategy, depth + 1, seen)
+        return (type(obj).__qualname__,) + tuple(
+            x for k, v in sorted(vars(obj).items()) if not k.startswith("_") or k == "_transformations"
+            for x in _fingerprint(v, depth + 1, seen))
+    raise _Opaque(type(obj).__qualname__)
 
 
 def walk_key(metric: str, settings: dict, form, what: str, hs) -> tuple:

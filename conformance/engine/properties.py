@@ -32,7 +32,7 @@ from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
-from conformance.engine.draws import OVERRUN, Diverged, recorded, replayable, walk_key
+from conformance.engine.draws import OVERRUN, Diverged, recorded, replayable, shape_key, walk_key
 from conformance.engine.explain import explanation, reproduces
 from conformance.engine.invalid import kinds as invalid_kinds, mutate
 from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
@@ -455,7 +455,7 @@ def _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, count,
     transform = plan.invariances[prop.split(":", 1)[1]] if base == "invariance" else None
     what = prop.split("[")[0] if base == "invariance" else "inputs"
     walk = recorded(walk_key(metric, settings, form, what, hs), m, settings, strategy, hs, PROPERTY_SEED,
-                    transform)
+                    transform, shape_key(strategy, form, what, transform, hs, PROPERTY_SEED))
     if walk is None:
         return False
     try:
