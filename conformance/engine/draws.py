@@ -12,7 +12,7 @@ invariance property draws its transformation after the inputs, the same way for
 every adapter.
 
 ``recorded`` runs that walk once, with a test that draws and filters and does
-nothing else, and keeps the inputs (pickled, so that each replay gets its own
+nothing else (an invalid property's filter also makes the changed input), and keeps the inputs (pickled, so that each replay gets its own
 copy). A property then replays them through its own check, which is what
 hypothesis would have run it on, and falls back to the search itself the moment an
 example would make that search walk differently: a finding (hypothesis shrinks
@@ -50,41 +50,54 @@ def replayable(hs) -> bool:
     return bool(hs.derandomize) and hs.database is None and tuple(hs.phases) == PHASES
 
 
-def recorded(key, m, settings: dict, strategy, hs, pinned_seed: int, transform=None, shape=None) -> list | None:
+def oracle_filter(m, settings: dict):
+    """The filter every property applies first: the oracle must define the input."""
+    def accept(inputs):
+        try:
+            m.compute(inputs, settings)
+        except (InputError, ConventionError):
+            return False, None
+        return True, None
+    return accept
+
+
+def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=None) -> list | None:
     """The examples a search under ``hs`` from ``pinned_seed`` walks when it draws
-    ``strategy`` and rejects what ``m.compute(inputs, settings)`` refuses, as pickled
-    ``(inputs, transformed)`` pairs; ``transform(inputs, data)`` (an invariance's
-    transformation) is drawn after each accepted input, else ``transformed`` is None.
-    None when the walk cannot be recorded (the oracle raised something other than a
-    refusal, an input cannot be pickled): the caller then searches as before.
+    ``strategy`` and rejects what ``accept(inputs)`` refuses (``(False, _)``), as
+    ``(inputs, payload, transformed)``, pickled: ``payload`` what ``accept`` made of an
+    accepted input (an invalid property's changed input and its refusal), and
+    ``transformed`` what ``transform(inputs, data)`` (an invariance's transformation)
+    drew after it (None without one). None when the walk cannot be recorded (the filter
+    raised, an input cannot be pickled): the caller then searches as before.
 
     ``shape`` (``shape_key``): what the walk depends on besides the filter. A walk
     recorded under another metric or setting of the same shape is the walk here when
     this filter accepts and rejects every example it met exactly as that one did
     (hypothesis saw the same choices end the same way, so it made the same next ones):
-    checked by the oracle on each example, far cheaper than generating them again (the
+    checked by the filter on each example, far cheaper than generating them again (the
     35 ranking measures draw from one strategy)."""
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
     for trace in _TRACES.get(shape, ()) if shape is not None else ():
-        if _same_filter(trace, m, settings):
-            return _keep(key, [(blob, other) for blob, ok, other in trace if ok])
+        walk = _refiltered(trace, accept)
+        if walk is not None:
+            return _keep(key, walk)
     trace: list = []
 
     def walk(data):
         inputs = data.draw(strategy, label="inputs")
         blob = pickle.dumps(inputs, protocol=4)
-        try:
-            m.compute(inputs, settings)
-        except (InputError, ConventionError):
-            trace.append((blob, False, None))
+        ok, payload = accept(inputs)
+        if not ok:
+            trace.append((blob, False, None, None))
             reject()
-        trace.append((blob, True, OVERRUN if transform is not None else None))
+        payload = pickle.dumps(payload, protocol=4)
+        trace.append((blob, True, payload, OVERRUN if transform is not None else None))
         if transform is not None:
             # the search calls the library on the inputs, then draws this; a draw that ends
             # the example (the choice buffer overruns, a filter gives up) leaves OVERRUN
-            trace[-1] = (blob, True, pickle.dumps(transform(inputs, data), protocol=4))
+            trace[-1] = (blob, True, payload, pickle.dumps(transform(inputs, data), protocol=4))
 
     test = hs(given(st.data())(walk))
     test = seed(pinned_seed)(test)
@@ -98,7 +111,7 @@ def recorded(key, m, settings: dict, strategy, hs, pinned_seed: int, transform=N
         del kept[:-_TRACES_PER_SHAPE]
         while len(_TRACES) > _LIMIT // 8:
             _TRACES.pop(next(iter(_TRACES)))
-    return _keep(key, [(blob, other) for blob, ok, other in trace if ok])
+    return _keep(key, [(blob, payload, other) for blob, ok, payload, other in trace if ok])
 
 
 def _keep(key, walk: list) -> list:
@@ -108,20 +121,20 @@ def _keep(key, walk: list) -> list:
     return walk
 
 
-def _same_filter(trace: list, m, settings: dict) -> bool:
-    """Whether ``m.compute`` under ``settings`` accepts and refuses the examples of
-    ``trace`` as its recording did (an error other than a refusal: not the same)."""
-    for blob, ok, _ in trace:
+def _refiltered(trace: list, accept) -> list | None:
+    """The walk of ``trace`` under the filter ``accept``, when it accepts and refuses
+    the trace's examples as its recording did (a raise: not the same); else None."""
+    out = []
+    for blob, ok, _, other in trace:
         try:
-            m.compute(pickle.loads(blob), settings)
-            accepted = True
-        except (InputError, ConventionError):
-            accepted = False
+            accepted, payload = accept(pickle.loads(blob))
         except Exception:
-            return False
+            return None
         if accepted != ok:
-            return False
-    return True
+            return None
+        if ok:
+            out.append((blob, pickle.dumps(payload, protocol=4), other))
+    return out
 
 
 def shape_key(strategy, form, what: str, transform, hs, pinned_seed: int):

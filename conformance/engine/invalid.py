@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 
+from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
 PARALLEL = ("hypotheses", "references", "predictions", "y_true", "y_pred", "y_score", "gold", "pred", "candidates",
@@ -130,3 +131,23 @@ def _numeric_text(s: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def invalid_filter(metric, m, settings, kind):
+    """An invalid property's filter (``conformance.engine.draws``; its check before the
+    library is called): the oracle defines the input, ``kind`` changes it, the oracle
+    refuses the change; the payload is (the changed input, the refusal)."""
+    def accept(inputs):
+        try:
+            m.compute(inputs, settings)
+        except (InputError, ConventionError):
+            return False, None
+        bad = mutate(kind, metric, inputs)
+        if bad is None:
+            return False, None
+        try:
+            m.compute(bad, settings)
+        except (InputError, ConventionError) as e:
+            return True, (bad, f"{type(e).__name__}: {e}")
+        return False, None
+    return accept

@@ -32,9 +32,9 @@ from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
-from conformance.engine.draws import OVERRUN, Diverged, recorded, replayable, shape_key, walk_key
+from conformance.engine.draws import OVERRUN, Diverged, oracle_filter, recorded, replayable, shape_key, walk_key
 from conformance.engine.explain import explanation, reproduces
-from conformance.engine.invalid import kinds as invalid_kinds, mutate
+from conformance.engine.invalid import invalid_filter, kinds as invalid_kinds, mutate
 from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
 from oracle.certified import exact_texts
 from conformance.engine.known import _MISSING
@@ -371,10 +371,12 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         except Skip:
             reject()
 
-    def check_invalid(bad, refusal):
+    def check_invalid(bad, refusal, replaying=False):
         try:
             out = adapter.run(configured, bad)
         except Skip as e:
+            if replaying:
+                raise Diverged("the search rejects this example")
             from hypothesis import reject
             skipped.append(str(e))
             reject()
@@ -399,7 +401,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         test = seed(PROPERTY_SEED)(test)
     t0 = time.perf_counter()
     try:
-        if not _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, count, seen):
+        if not _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid, count, seen):
             count[0] = 0
             seen.clear()
             test()
@@ -440,10 +442,10 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     return r
 
 
-_REPLAYED = ("oracle-equal", "statistics", "bounds", "identity", "invariance")
+_REPLAYED = ("oracle-equal", "statistics", "bounds", "identity", "invariance", "invalid")
 
 
-def _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, count, seen) -> bool:
+def _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid, count, seen) -> bool:
     """Run the property's check over the inputs its search walks, recorded once per
     setting (``conformance.engine.draws``); False, with nothing reported, where the
     search must run instead (a property that draws or rejects on its own, an example
@@ -453,14 +455,19 @@ def _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, count,
     if base not in _REPLAYED or not replayable(hs):
         return False
     transform = plan.invariances[prop.split(":", 1)[1]] if base == "invariance" else None
-    what = prop.split("[")[0] if base == "invariance" else "inputs"
-    walk = recorded(walk_key(metric, settings, form, what, hs), m, settings, strategy, hs, PROPERTY_SEED,
+    what = prop.split("[")[0] if base in ("invariance", "invalid") else "inputs"
+    accept = invalid_filter(metric, m, settings, prop.split(":", 1)[1].split("[")[0]) if base == "invalid" \
+        else oracle_filter(m, settings)
+    walk = recorded(walk_key(metric, settings, form, what, hs), accept, strategy, hs, PROPERTY_SEED,
                     transform, shape_key(strategy, form, what, transform, hs, PROPERTY_SEED))
     if walk is None:
         return False
     try:
-        for blob, other in walk:
+        for blob, payload, other in walk:
             count[0] += 1
+            if base == "invalid":
+                check_invalid(*pickle.loads(payload), replaying=True)
+                continue
             inputs = pickle.loads(blob)
             examine(inputs, None, base, True, other if other in (None, OVERRUN) else pickle.loads(other))
     except (Diverged, UnsatisfiedAssumption, Finding):
