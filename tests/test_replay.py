@@ -88,3 +88,32 @@ def test_a_walk_is_shared_across_ranking_measures_and_gives_the_searched_record(
     # four walks were kept, from fewer traces: the others were verified and shared
     assert len(recorded) == len(metrics)
     assert sum(len(v) for v in draws._TRACES.values()) < len(metrics)
+
+
+def test_a_divergence_search_reads_the_recorded_walk_as_find_would_walk_it():
+    import pickle as _pickle
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+    from conformance.engine import draws
+    from conformance.engine.divergence import _find
+    from conformance.engine.plans import plan_for
+    from conformance.engine.search import search_settings
+    strategy, hs = plan_for("ndcg").inputs({}), search_settings(40)
+    draws._FINDS.clear()
+    seen_find, seen_replay = [], []
+
+    def never(into):
+        return lambda x: into.append(_pickle.dumps(x)) or False
+    with pytest.raises(NoSuchExample):
+        find(strategy, never(seen_find), settings=hs)
+    with pytest.raises(NoSuchExample):
+        _find(strategy, never(seen_replay), hs)   # records the walk, then reads it
+    seen_again = []
+    with pytest.raises(NoSuchExample):
+        _find(strategy, never(seen_again), hs)    # reads the recorded walk only
+    assert seen_find and seen_again == seen_find
+
+    # a condition that first holds somewhere in the walk: find's shrunk example
+    def two_queries(x):
+        return len(x["qrels"]) >= 2 and any(len(r) >= 3 for r in x["run"].values())
+    assert _find(strategy, two_queries, hs) == find(strategy, two_queries, settings=hs)

@@ -11,6 +11,7 @@ judged as any disagreement (a known failure, or a failure).
 from __future__ import annotations
 
 import itertools
+import pickle
 import time
 
 from hypothesis import find
@@ -104,7 +105,7 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
         return follows is None or follows(x, a, b)
 
     try:
-        x = find(strategy, separates, settings=hs)
+        x = _find(strategy, separates, hs)
     except (NoSuchExample, Unsatisfiable):
         if not separated:
             _NEVER.add(never)
@@ -113,6 +114,21 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
     if len(found) < 4:
         found.append(x)
     return x
+
+
+def _find(strategy, condition, hs):
+    """``hypothesis.find(strategy, condition)``, without generating again what a search of
+    the same strategy generated before in this process: ``find`` is derandomized from its
+    own inner test, so every search of one strategy walks the same examples until the
+    condition first holds. The recorded walk is read first; where the condition holds on
+    none of it, ``find`` would raise NoSuchExample after that very walk; otherwise
+    ``find`` runs (to the same example, then shrinks it)."""
+    from conformance.engine.draws import find_walk
+    walk = find_walk(strategy, hs)
+    if walk is not None:
+        if not any(condition(pickle.loads(blob)) for blob in walk):
+            raise NoSuchExample("no example in the recorded walk")
+    return find(strategy, condition, settings=hs)
 
 
 # (family, the settings' differences) -> minimal separating inputs found so far in this process

@@ -199,5 +199,38 @@ def _fingerprint(obj, depth: int = 0, seen: set | None = None) -> tuple:
     raise _Opaque(type(obj).__qualname__)
 
 
+_FINDS: OrderedDict = OrderedDict()
+
+
+def find_walk(strategy, hs) -> list | None:
+    """The examples ``hypothesis.find(strategy, condition, settings=hs)`` walks while the
+    condition does not hold, pickled (recorded once per strategy shape with a condition
+    that never holds); None where the strategy's shape cannot be read or the walk cannot
+    be recorded."""
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+    key = shape_key(strategy, None, "find", None, hs, 0)
+    if key is None:
+        return None
+    if key in _FINDS:
+        _FINDS.move_to_end(key)
+        return _FINDS[key]
+    out: list = []
+
+    def never(x) -> bool:
+        out.append(pickle.dumps(x, protocol=4))
+        return False
+    try:
+        find(strategy, never, settings=hs)
+    except NoSuchExample:
+        _FINDS[key] = out
+        while len(_FINDS) > _LIMIT // 8:
+            _FINDS.popitem(last=False)
+        return out
+    except Exception:
+        return None
+    return None
+
+
 def walk_key(metric: str, settings: dict, form, what: str, hs) -> tuple:
     return (metric, repr(sorted(settings.items())), form, what, hs.max_examples)
