@@ -63,11 +63,12 @@ def oracle_filter(m, settings: dict):
 
 def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=None) -> list | None:
     """The examples a search under ``hs`` from ``pinned_seed`` walks when it draws
-    ``strategy`` and rejects what ``accept(inputs)`` refuses (``(False, _)``), as
-    ``(inputs, payload, transformed)``, pickled: ``payload`` what ``accept`` made of an
-    accepted input (an invalid property's changed input and its refusal), and
+    ``strategy`` and rejects what ``accept(inputs)`` refuses (``(False, _)``, or
+    ``("skip", _)`` for an example the property counts before the adapter skips it), as
+    ``(inputs, payload, transformed, status)``, pickled: ``payload`` what ``accept``
+    made of an accepted input (an invalid property's changed input and its refusal),
     ``transformed`` what ``transform(inputs, data)`` (an invariance's transformation)
-    drew after it (None without one). None when the walk cannot be recorded (the filter
+    drew after it (None without one), ``status`` True or "skip". None when the walk cannot be recorded (the filter
     raised, an input cannot be pickled): the caller then searches as before.
 
     ``shape`` (``shape_key``): what the walk depends on besides the filter. A walk
@@ -89,8 +90,8 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
         inputs = data.draw(strategy, label="inputs")
         blob = pickle.dumps(inputs, protocol=4)
         ok, payload = accept(inputs)
-        if not ok:
-            trace.append((blob, False, None, None))
+        if ok is not True:
+            trace.append((blob, ok, None, None))
             reject()
         payload = pickle.dumps(payload, protocol=4)
         trace.append((blob, True, payload, OVERRUN if transform is not None else None))
@@ -111,7 +112,7 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
         del kept[:-_TRACES_PER_SHAPE]
         while len(_TRACES) > _LIMIT // 8:
             _TRACES.pop(next(iter(_TRACES)))
-    return _keep(key, [(blob, payload, other) for blob, ok, payload, other in trace if ok])
+    return _keep(key, [(blob, payload, other, ok) for blob, ok, payload, other in trace if ok])
 
 
 def _keep(key, walk: list) -> list:
@@ -133,7 +134,7 @@ def _refiltered(trace: list, accept) -> list | None:
         if accepted != ok:
             return None
         if ok:
-            out.append((blob, pickle.dumps(payload, protocol=4), other))
+            out.append((blob, pickle.dumps(payload, protocol=4), other, ok))
     return out
 
 
@@ -232,5 +233,23 @@ def find_walk(strategy, hs) -> list | None:
     return None
 
 
-def walk_key(metric: str, settings: dict, form, what: str, hs) -> tuple:
-    return (metric, repr(sorted(settings.items())), form, what, hs.max_examples)
+def walk_key(metric: str, settings: dict, form, what: str, hs, adapter: str = "") -> tuple:
+    return (metric, repr(sorted(settings.items())), form, what, hs.max_examples, adapter)
+
+
+def with_adapter(accept, adapter, configured, skip_type):
+    """``accept``, then the adapter on the accepted input: an adapter that skips it
+    (``skip_type``) makes the search count the example and reject it ("skip"). The
+    adapter's value is what the property asks for next (a unit's memo keeps it)."""
+    def both(inputs):
+        ok, payload = accept(inputs)
+        if ok is not True:
+            return ok, payload
+        try:
+            adapter.run(configured, inputs)
+        except skip_type:
+            return "skip", None
+        except Exception:
+            pass          # the property judges the error itself
+        return True, payload
+    return both

@@ -32,7 +32,8 @@ from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
-from conformance.engine.draws import OVERRUN, Diverged, oracle_filter, recorded, replayable, shape_key, walk_key
+from conformance.engine.draws import (OVERRUN, Diverged, oracle_filter, recorded, replayable, shape_key, walk_key,
+                                      with_adapter)
 from conformance.engine.explain import explanation, reproduces
 from conformance.engine.invalid import invalid_filter, kinds as invalid_kinds, mutate
 from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
@@ -401,7 +402,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         test = seed(PROPERTY_SEED)(test)
     t0 = time.perf_counter()
     try:
-        if not _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid, count, seen):
+        if not _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid,
+                       count, seen):
             count[0] = 0
             seen.clear()
             test()
@@ -445,7 +447,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
 _REPLAYED = ("oracle-equal", "statistics", "bounds", "identity", "invariance", "invalid")
 
 
-def _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid, count, seen) -> bool:
+def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid, count,
+            seen) -> bool:
     """Run the property's check over the inputs its search walks, recorded once per
     setting (``conformance.engine.draws``); False, with nothing reported, where the
     search must run instead (a property that draws or rejects on its own, an example
@@ -456,15 +459,19 @@ def _replay(metric, settings, form, prop, plan, m, strategy, hs, examine, check_
         return False
     transform = plan.invariances[prop.split(":", 1)[1]] if base == "invariance" else None
     what = prop.split("[")[0] if base in ("invariance", "invalid") else "inputs"
-    accept = invalid_filter(metric, m, settings, prop.split(":", 1)[1].split("[")[0]) if base == "invalid" \
-        else oracle_filter(m, settings)
-    walk = recorded(walk_key(metric, settings, form, what, hs), accept, strategy, hs, PROPERTY_SEED,
-                    transform, shape_key(strategy, form, what, transform, hs, PROPERTY_SEED))
+    if base == "invalid":
+        accept = invalid_filter(metric, m, settings, prop.split(":", 1)[1].split("[")[0])
+    else:   # the adapter's skips end an example in the search: they are part of the walk
+        accept = with_adapter(oracle_filter(m, settings), adapter, configured, Skip)
+    walk = recorded(walk_key(metric, settings, form, what, hs, "" if base == "invalid" else adapter.name), accept,
+                    strategy, hs, PROPERTY_SEED, transform, shape_key(strategy, form, what, transform, hs, PROPERTY_SEED))
     if walk is None:
         return False
     try:
-        for blob, payload, other in walk:
+        for blob, payload, other, status in walk:
             count[0] += 1
+            if status == "skip":
+                continue
             if base == "invalid":
                 check_invalid(*pickle.loads(payload), replaying=True)
                 continue
