@@ -40,12 +40,21 @@ def accuracy_skips_long(inputs):
     return sum(t == p for t, p in zip(yt, yp)) / len(yt)
 
 
+@implementation("accuracy", conventions={}, name="accuracy-skips-all")
+def accuracy_skips_all(inputs):
+    """Skips every input: each search ends without an accepted example (Unsatisfiable)."""
+    raise Skip("this adapter takes no input")
+
+
 @pytest.mark.parametrize("prop", ["oracle-equal", "bounds", "identity", "invariance:sample-order",
                                   "invariance:label-order", "invalid:unequal-length", "invalid:unknown-label"])
-def test_a_skipping_adapter_gets_the_searched_record(prop, monkeypatch):
-    a = accuracy_skips_long.adapter
+@pytest.mark.parametrize("fn", [accuracy_skips_long, accuracy_skips_all])
+def test_a_skipping_adapter_gets_the_searched_record(fn, prop, monkeypatch):
+    a = fn.adapter
     searched, replayed = _both(a, "accuracy", prop, KnownIndex(a, []), monkeypatch)
     assert searched.examples > 0
+    if fn is accuracy_skips_all:
+        assert searched.outcome == "skipped", searched.message
     assert _fields(searched) == _fields(replayed)
 
 

@@ -27,6 +27,7 @@ import pickle
 from collections import OrderedDict
 
 from hypothesis import given, reject, seed, strategies as st
+from hypothesis.errors import Unsatisfiable
 
 from oracle.conventions import ConventionError, InputError
 
@@ -68,8 +69,11 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
     ``(inputs, payload, transformed, status)``, pickled: ``payload`` what ``accept``
     made of an accepted input (an invalid property's changed input and its refusal),
     ``transformed`` what ``transform(inputs, data)`` (an invariance's transformation)
-    drew after it (None without one), ``status`` True or "skip". None when the walk cannot be recorded (the filter
-    raised, an input cannot be pickled): the caller then searches as before.
+    drew after it (None without one), ``status`` True or "skip" (then ``payload`` is
+    what the filter made of the skip: an invalid property keeps the adapter's message).
+    A search in which no example is accepted ends in hypothesis's Unsatisfiable: the
+    walk says so (``Walk.unsatisfiable``). None when the walk cannot be recorded (the
+    filter raised, an input cannot be pickled): the caller then searches as before.
 
     ``shape`` (``shape_key``): what the walk depends on besides the filter. A walk
     recorded under another metric or setting of the same shape is the walk here when
@@ -84,14 +88,14 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
         walk = _refiltered(trace, accept)
         if walk is not None:
             return _keep(key, walk)
-    trace: list = []
+    trace = Walk()
 
     def walk(data):
         inputs = data.draw(strategy, label="inputs")
         blob = pickle.dumps(inputs, protocol=4)
         ok, payload = accept(inputs)
         if ok is not True:
-            trace.append((blob, ok, None, None))
+            trace.append((blob, ok, pickle.dumps(payload, protocol=4) if ok else None, None))
             reject()
         payload = pickle.dumps(payload, protocol=4)
         trace.append((blob, True, payload, OVERRUN if transform is not None else None))
@@ -104,6 +108,8 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
     test = seed(pinned_seed)(test)
     try:
         test()
+    except Unsatisfiable:
+        trace.unsatisfiable = True
     except Exception:
         return None
     if shape is not None:
@@ -112,7 +118,16 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
         del kept[:-_TRACES_PER_SHAPE]
         while len(_TRACES) > _LIMIT // 8:
             _TRACES.pop(next(iter(_TRACES)))
-    return _keep(key, [(blob, payload, other, ok) for blob, ok, payload, other in trace if ok])
+    return _keep(key, Walk([(blob, payload, other, ok) for blob, ok, payload, other in trace if ok],
+                           trace.unsatisfiable))
+
+
+class Walk(list):
+    """A recorded walk (or trace); ``unsatisfiable``: the search accepted no example."""
+
+    def __init__(self, items=(), unsatisfiable: bool = False):
+        super().__init__(items)
+        self.unsatisfiable = unsatisfiable
 
 
 def _keep(key, walk: list) -> list:
@@ -125,7 +140,7 @@ def _keep(key, walk: list) -> list:
 def _refiltered(trace: list, accept) -> list | None:
     """The walk of ``trace`` under the filter ``accept``, when it accepts and refuses
     the trace's examples as its recording did (a raise: not the same); else None."""
-    out = []
+    out = Walk([], trace.unsatisfiable)
     for blob, ok, _, other in trace:
         try:
             accepted, payload = accept(pickle.loads(blob))
@@ -237,18 +252,20 @@ def walk_key(metric: str, settings: dict, form, what: str, hs, adapter: str = ""
     return (metric, repr(sorted(settings.items())), form, what, hs.max_examples, adapter)
 
 
-def with_adapter(accept, adapter, configured, skip_type):
-    """``accept``, then the adapter on the accepted input: an adapter that skips it
-    (``skip_type``) makes the search count the example and reject it ("skip"). The
-    adapter's value is what the property asks for next (a unit's memo keeps it)."""
+def with_adapter(accept, adapter, configured, skip_type, on_payload: bool = False):
+    """``accept``, then the adapter on the accepted input (``on_payload``: on the first
+    item of the filter's payload, an invalid property's changed input): an adapter that
+    skips it (``skip_type``) makes the search count the example and reject it ("skip",
+    with the skip's message under ``on_payload``). The adapter's value is what the
+    property asks for next (a unit's memo keeps it)."""
     def both(inputs):
         ok, payload = accept(inputs)
         if ok is not True:
             return ok, payload
         try:
-            adapter.run(configured, inputs)
-        except skip_type:
-            return "skip", None
+            adapter.run(configured, payload[0] if on_payload else inputs)
+        except skip_type as e:
+            return "skip", (str(e) if on_payload else None)
         except Exception:
             pass          # the property judges the error itself
         return True, payload

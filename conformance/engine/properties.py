@@ -403,9 +403,10 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     t0 = time.perf_counter()
     try:
         if not _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid,
-                       count, seen):
+                       count, seen, skipped):
             count[0] = 0
             seen.clear()
+            skipped.clear()
             test()
     except Finding as f:
         for k, v in f.fields.items():
@@ -448,11 +449,13 @@ _REPLAYED = ("oracle-equal", "statistics", "bounds", "identity", "invariance", "
 
 
 def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid, count,
-            seen) -> bool:
+            seen, skipped) -> bool:
     """Run the property's check over the inputs its search walks, recorded once per
     setting (``conformance.engine.draws``); False, with nothing reported, where the
-    search must run instead (a property that draws or rejects on its own, an example
-    that would make the search walk differently)."""
+    search must run instead (an example that would make the search walk differently).
+    An invalid property first replays the walk of its filter alone (shared by every
+    adapter) and, where the adapter skips one of its changed inputs, the walk with the
+    adapter's skips in it."""
     from hypothesis.errors import UnsatisfiedAssumption
     base = _form(prop)[0].split("[")[0].split(":")[0]
     if base not in _REPLAYED or not replayable(hs):
@@ -460,26 +463,39 @@ def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy
     transform = plan.invariances[prop.split(":", 1)[1]] if base == "invariance" else None
     what = prop.split("[")[0] if base in ("invariance", "invalid") else "inputs"
     if base == "invalid":
-        accept = invalid_filter(metric, m, settings, prop.split(":", 1)[1].split("[")[0])
+        plain = invalid_filter(metric, m, settings, prop.split(":", 1)[1].split("[")[0])
+        attempts = [(plain, ""), (with_adapter(plain, adapter, configured, Skip, on_payload=True), adapter.name)]
     else:   # the adapter's skips end an example in the search: they are part of the walk
-        accept = with_adapter(oracle_filter(m, settings), adapter, configured, Skip)
-    walk = recorded(walk_key(metric, settings, form, what, hs, "" if base == "invalid" else adapter.name), accept,
-                    strategy, hs, PROPERTY_SEED, transform, shape_key(strategy, form, what, transform, hs, PROPERTY_SEED))
-    if walk is None:
-        return False
-    try:
-        for blob, payload, other, status in walk:
-            count[0] += 1
-            if status == "skip":
-                continue
-            if base == "invalid":
-                check_invalid(*pickle.loads(payload), replaying=True)
-                continue
-            inputs = pickle.loads(blob)
-            examine(inputs, None, base, True, other if other in (None, OVERRUN) else pickle.loads(other))
-    except (Diverged, UnsatisfiedAssumption, Finding):
-        return False
-    return True
+        attempts = [(with_adapter(oracle_filter(m, settings), adapter, configured, Skip), adapter.name)]
+    shape = shape_key(strategy, form, what, transform, hs, PROPERTY_SEED)
+    for accept, who in attempts:
+        count[0] = 0
+        seen.clear()
+        skipped.clear()
+        walk = recorded(walk_key(metric, settings, form, what, hs, who), accept, strategy, hs, PROPERTY_SEED,
+                        transform, shape)
+        if walk is None:
+            return False
+        try:
+            for blob, payload, other, status in walk:
+                count[0] += 1
+                if status == "skip":
+                    if base == "invalid":
+                        skipped.append(pickle.loads(payload))
+                    continue
+                if base == "invalid":
+                    check_invalid(*pickle.loads(payload), replaying=True)
+                    continue
+                inputs = pickle.loads(blob)
+                examine(inputs, None, base, True, other if other in (None, OVERRUN) else pickle.loads(other))
+        except Diverged:
+            continue
+        except (UnsatisfiedAssumption, Finding):
+            return False
+        if walk.unsatisfiable:
+            raise Unsatisfiable("no generated example was accepted (replayed)")
+        return True
+    return False
 
 
 _DESCRIPTIONS = {
