@@ -35,6 +35,7 @@ from oracle.registry import get_metric
 from conformance.engine.draws import (OVERRUN, Diverged, oracle_filter, recorded, replayable, shape_key, walk_key,
                                       with_adapter)
 from conformance.engine.explain import explanation, reproduces
+from conformance.engine.remembered import Remembered as _Remembered
 from conformance.engine.invalid import invalid_filter, kinds as invalid_kinds, mutate
 from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
 from oracle.certified import exact_texts
@@ -189,31 +190,6 @@ def _call(adapter, configured, inputs):
 
 def _finite(x) -> bool:
     return not isinstance(x, float) or math.isfinite(x)
-
-
-class _Remembered:
-    """The adapter, with ``run`` answered from ``memo`` when the same input was run at the
-    same settings before in this unit. The properties at one setting draw their inputs from
-    one seed and one strategy (``PROPERTY_SEED``), so bounds, invariance and statistics
-    meet oracle-equal's inputs again: a deterministic library gives what it gave. A raise is
-    not remembered (the call is made again: hypothesis tells failures apart by where they
-    were raised), nor are inputs that cannot be pickled."""
-
-    def __init__(self, adapter, memo: dict, setting: str):
-        self._adapter, self._memo, self._setting = adapter, memo, setting
-
-    def __getattr__(self, name):
-        return getattr(self._adapter, name)
-
-    def run(self, configured, inputs):
-        try:
-            key = (self._setting, pickle.dumps(inputs, protocol=4))
-        except Exception:
-            return self._adapter.run(configured, inputs)
-        out = self._memo.get(key)
-        if out is None:
-            out = self._memo[key] = self._adapter.run(configured, inputs)
-        return out
 
 
 def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
