@@ -79,8 +79,11 @@ def unread_input(adapter, metric: str, inputs: Mapping) -> str | None:
 
 
 def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: bool = True,
-          configured=None) -> Verdict:
-    """Run the library under ``settings`` on ``inputs`` and compare with the oracle."""
+          configured=None, texts_when_agreeing: bool = True) -> Verdict:
+    """Run the library under ``settings`` on ``inputs`` and compare with the oracle.
+    Without ``texts_when_agreeing`` (a property's examples), an agreeing verdict carries
+    no exact text and digits (certified digits of a closed form are the costly part of
+    an agreeing example, and a property reads them only where it disagrees)."""
     m = get_metric(metric)
     try:
         result = m.compute(inputs, settings)
@@ -93,17 +96,18 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
         configured = adapter.configure(metric, settings)
     if isinstance(configured, Unsupported):
         return Verdict("not-applicable", message=configured.reason, oracle_result=result)
-    if is_structured(result.value):
-        exact_text = json.dumps(exact_json(result.value), ensure_ascii=False)
-        dig = json.dumps(digits_json(result.value, 12), ensure_ascii=False)
-    else:
-        exact_text = exact_str(result.value)
-        dig = digits(result.value, 30) if not isinstance(result.value, Undefined) else str(result.value)
+    def texts():
+        if is_structured(result.value):
+            return (json.dumps(exact_json(result.value), ensure_ascii=False),
+                    json.dumps(digits_json(result.value, 12), ensure_ascii=False))
+        return (exact_str(result.value),
+                digits(result.value, 30) if not isinstance(result.value, Undefined) else str(result.value))
     try:
         out = adapter.run(configured, inputs)
     except Skip as e:
-        return Verdict("skipped", exact_text, dig, message=str(e), oracle_result=result)
+        return Verdict("skipped", *texts(), message=str(e), oracle_result=result)
     except Exception as e:  # the library raised
+        exact_text, dig = texts()
         tb = traceback.format_exception_only(type(e), e)[-1].strip()
         return Verdict("error", exact_text, dig, library_value=f"raised {tb}",
                        explanation=f"the library raised {type(e).__name__} on an input the oracle defines "
@@ -112,6 +116,7 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
                        message=tb, oracle_result=result)
     wrong = not_a_number(out.value)
     if wrong:
+        exact_text, dig = texts()
         return Verdict("error", exact_text, dig, library_value=repr(out.value)[:200],
                        explanation=f"the library returned a non-number: {wrong}", message=wrong,
                        oracle_result=result)
@@ -120,7 +125,9 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
     stat_diff = first_stat_difference(result.stats, out.stats)
     lib_value = out.value if not isinstance(out.value, bool) else out.value
     if cmp.agrees and not stat_diff:
-        return Verdict("agree", exact_text, dig, lib_value, cmp, oracle_result=result)
+        return Verdict("agree", *(texts() if texts_when_agreeing else ("", "")), lib_value, cmp,
+                       oracle_result=result)
+    exact_text, dig = texts()
     found: list = []
     expl = "the value agrees but a sufficient statistic differs"
     if not cmp.agrees:

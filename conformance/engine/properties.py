@@ -275,7 +275,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             _reject()
         try:
             if base in ("oracle-equal", "statistics"):
-                v = judge(adapter, metric, settings, inputs, explain_it=False, configured=configured)
+                v = judge(adapter, metric, settings, inputs, explain_it=False, configured=configured,
+                          texts_when_agreeing=False)
                 if v.status == "skipped":
                     reject()
                 value_bad = v.status == "error" or (v.comparison is not None and not v.comparison.agrees)
