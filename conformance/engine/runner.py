@@ -252,8 +252,34 @@ _ISOLATED: dict = {}   # adapter name -> its isolated wrapper in this process (w
 
 def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None = None,
              limits: Limits | None = None) -> list[Record]:
-    """The unit's records, computed on a fresh thread's stack (``on_fresh_stack``)."""
-    return on_fresh_stack(_run_unit, unit, examples, case_paths, adapters, limits)
+    """The unit's records, computed on a fresh thread's stack (``on_fresh_stack``), with
+    the names of temporary files in what libraries said made stable (``stable_texts``)."""
+    return [stable_texts(r) for r in on_fresh_stack(_run_unit, unit, examples, case_paths, adapters, limits)]
+
+
+def _temp_name():
+    import re
+    import tempfile
+    # tempfile's names: "tmp" and eight characters of [a-z0-9_], in the temporary folder
+    return re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + r"/tmp[a-z0-9_]{8}")
+
+
+_TEMP_NAME = None
+
+
+def stable_texts(r: Record) -> Record:
+    """``r`` with every temporary file's path in its message, explanation and library
+    value written ``<temp file>``: a library that runs a tool on temporary files (gdeval
+    through ir_measures) names new ones on every call, so two runs of the same tree
+    would differ in those texts."""
+    global _TEMP_NAME
+    if _TEMP_NAME is None:
+        _TEMP_NAME = _temp_name()
+    for name in ("message", "explanation", "library_value"):
+        v = getattr(r, name, None)
+        if isinstance(v, str):
+            setattr(r, name, _TEMP_NAME.sub("<temp file>", v))
+    return r
 
 
 def on_fresh_stack(fn, *args):
