@@ -12,8 +12,8 @@ invariance property draws its transformation after the inputs, the same way for
 every adapter.
 
 ``recorded`` runs that walk once, with a test that draws and filters and does
-nothing else (an invalid property's filter also makes the changed input), and keeps the inputs (pickled, so that each replay gets its own
-copy). A property then replays them through its own check, which is what
+nothing else (an invalid property's filter also makes the changed input), and
+keeps the inputs (pickled, so that each replay gets its own copy). A property then replays them through its own check, which is what
 hypothesis would have run it on, and falls back to the search itself the moment an
 example would make that search walk differently: a finding (hypothesis shrinks
 it), a rejection (an adapter's ``Skip``), a library error before an invariance's
@@ -85,9 +85,9 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
         _CACHE.move_to_end(key)
         return _CACHE[key]
     for trace in _TRACES.get(shape, ()) if shape is not None else ():
-        walk = _refiltered(trace, accept)
+        walk = _refiltered(trace, accept, key)
         if walk is not None:
-            return _keep(key, walk)
+            return walk
     trace = Walk()
 
     def walk(data):
@@ -118,8 +118,7 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
         del kept[:-_TRACES_PER_SHAPE]
         while len(_TRACES) > _LIMIT // 8:
             _TRACES.pop(next(iter(_TRACES)))
-    return _keep(key, Walk([(blob, payload, other, ok) for blob, ok, payload, other in trace if ok],
-                           trace.unsatisfiable))
+    return _refiltered(trace, None, key)
 
 
 class Walk(list):
@@ -137,20 +136,24 @@ def _keep(key, walk: list) -> list:
     return walk
 
 
-def _refiltered(trace: list, accept) -> list | None:
-    """The walk of ``trace`` under the filter ``accept``, when it accepts and refuses
-    the trace's examples as its recording did (a raise: not the same); else None."""
+def _refiltered(trace: list, accept, key) -> list | None:
+    """The walk of ``trace`` (kept under ``key``): its accepted and skipped examples as
+    ``(inputs, payload, transformed, status)``. With ``accept``, only when that filter
+    accepts and refuses the trace's examples as the recording did (a raise: not the
+    same), with the payloads it makes; else None."""
     out = Walk([], trace.unsatisfiable)
-    for blob, ok, _, other in trace:
-        try:
-            accepted, payload = accept(pickle.loads(blob))
-        except Exception:
-            return None
-        if accepted != ok:
-            return None
+    for blob, ok, payload, other in trace:
+        if accept is not None:
+            try:
+                accepted, made = accept(pickle.loads(blob))
+            except Exception:
+                return None
+            if accepted != ok:
+                return None
+            payload = pickle.dumps(made, protocol=4) if ok else None
         if ok:
-            out.append((blob, pickle.dumps(payload, protocol=4), other, ok))
-    return out
+            out.append((blob, payload, other, ok))
+    return _keep(key, out)
 
 
 def shape_key(strategy, form, what: str, transform, hs, pinned_seed: int):

@@ -3,6 +3,8 @@ every adapter and metric, spread over processes, with progress."""
 from __future__ import annotations
 
 import os
+import re
+import tempfile
 import time
 import traceback
 from dataclasses import dataclass
@@ -257,14 +259,8 @@ def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None =
     return [stable_texts(r) for r in on_fresh_stack(_run_unit, unit, examples, case_paths, adapters, limits)]
 
 
-def _temp_name():
-    import re
-    import tempfile
-    # tempfile's names: "tmp" and eight characters of [a-z0-9_], in the temporary folder
-    return re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + r"/tmp[a-z0-9_]{8}")
-
-
-_TEMP_NAME = None
+# tempfile's names: "tmp" and eight characters of [a-z0-9_], in the temporary folder
+_TEMP_NAME = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + r"/tmp[a-z0-9_]{8}")
 
 
 def stable_texts(r: Record) -> Record:
@@ -272,9 +268,6 @@ def stable_texts(r: Record) -> Record:
     value written ``<temp file>``: a library that runs a tool on temporary files (gdeval
     through ir_measures) names new ones on every call, so two runs of the same tree
     would differ in those texts."""
-    global _TEMP_NAME
-    if _TEMP_NAME is None:
-        _TEMP_NAME = _temp_name()
     for name in ("message", "explanation", "library_value"):
         v = getattr(r, name, None)
         if isinstance(v, str):
