@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import sys
+from collections.abc import Mapping
 from fractions import Fraction
 
 from conformance.cli_common import UsageError
@@ -136,7 +137,7 @@ def _per_item(metric: str, inputs: dict, settings: dict, result) -> list[tuple[s
     fam = _family(metric)
     if fam == "ranking":
         per = result.parts.get("per_query", {})
-        return list(per.items()) if isinstance(per, dict) else [tuple(x) for x in per]
+        return list(per.items()) if isinstance(per, Mapping) else [tuple(x) for x in per]
     if fam == "rates":
         errs = result.parts.get("utterance_errors")
         lens = result.parts.get("utterance_reference_lengths")

@@ -10,6 +10,8 @@ figures searches thousands of settings through this function.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .conventions import ConventionError, InputError, Refused
 from .registry import get_metric
 
@@ -29,9 +31,9 @@ def _pick(result, part):
     name, _, key = part.partition(".")
     if key and name in result.parts:
         table = result.parts[name]
-        if isinstance(table, dict) and key in table:
+        if isinstance(table, Mapping) and key in table:
             return table[key]
-        if isinstance(table, dict):
+        if isinstance(table, Mapping):
             return Refused(f"no {key!r} in part {name!r} under this setting (it has {', '.join(map(str, table))})")
     return Refused(f"no part {part!r} under this setting")
 

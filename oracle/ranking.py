@@ -98,6 +98,7 @@ from fractions import Fraction
 from .conventions import ConventionError, InputError, Metric, Result
 from .exact import Undefined, log, power, product, total
 from .gcpause import paused_gc
+from .lazy import Lazy, Once
 from .ranking_inputs import _check_inputs
 from .ranking_query import (_Profile, _add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _hit,
                             _ideal_form, _precision, _profile, _r_precision, _recall, _rr, gain_of,
@@ -275,6 +276,28 @@ def _ranks_part(profiles: dict):
     return {q: dict(p.ranks) for q, p in profiles.items() if p is not SCORED_ONE and p.ranks is not None}
 
 
+def _lazy_ranks(profiles: dict) -> Lazy:
+    """``parts["ranks"]``, made when something reads it (a copy of every query's ranks: as
+    long as the measure itself on a TREC-DL-sized run)."""
+    return Lazy(Once(_ranks_part, profiles))
+
+
+def _closed_forms(entries: dict) -> dict:
+    """{query: its value in closed form} from {query: a rational, or ("dcg", form), or
+    ("ndcg", form, ideal form, the ideal's closed form)}: the per-query closed forms of
+    DCG and NDCG, made when something reads ``parts["per_query"]`` (the mean needs the
+    forms summed per ideal class, not these)."""
+    out = {}
+    for q, v in entries.items():
+        if type(v) is not tuple:
+            out[q] = v
+        elif v[0] == "dcg":
+            out[q] = _form_expr(v[1])
+        else:
+            out[q] = _form_quotient(*v[1:])
+    return out
+
+
 def _rational_metric(per_query_fn):
     def compute(inputs, settings: dict) -> Result:
         profiles, stats = _evaluate(inputs, settings, with_gains=False)
@@ -282,7 +305,7 @@ def _rational_metric(per_query_fn):
         per_query = {q: per_query_fn(p, settings) if p is not SCORED_ONE else one for q, p in profiles.items()}
         parts = {"per_query": per_query}
         if settings["ties"] != "expected":
-            parts["ranks"] = _ranks_part(profiles)
+            parts["ranks"] = _lazy_ranks(profiles)
         if not per_query:
             return Result(Undefined("no queries to average"), stats=stats, parts=parts)
         sum_ = sum((v * c for v, c in Counter(per_query.values()).items()), Fraction(0))
@@ -304,10 +327,10 @@ def compute_dcg(inputs, settings: dict) -> Result:
     for q, p in profiles.items():
         form = _dcg_form(p, _cut(settings["k"], p.n))
         _add_form(acc, form)
-        per_query[q] = _form_expr(form)
-    parts = {"per_query": per_query}
+        per_query[q] = ("dcg", form)
+    parts = {"per_query": Lazy(Once(_closed_forms, per_query))}
     if settings["ties"] != "expected":
-        parts["ranks"] = _ranks_part(profiles)
+        parts["ranks"] = _lazy_ranks(profiles)
     if not per_query:
         return Result(Undefined("no queries to average"), stats=stats, parts=parts)
     stats["sum"] = _form_expr(acc)
@@ -316,7 +339,7 @@ def compute_dcg(inputs, settings: dict) -> Result:
     if base != 2:
         # 1/log_B(i+1) = log2(B)/log2(i+1): every term, so the mean, times log2(B)
         scale = product([log(Fraction(base)), power(log(Fraction(2)), Fraction(-1))])
-        parts["per_query"] = {q: product([scale, v]) for q, v in per_query.items()}
+        parts["per_query"] = {q: product([scale, v]) for q, v in parts["per_query"].items()}
         value = product([scale, value])
     return Result(value, stats=stats, parts=parts)
 
@@ -352,10 +375,10 @@ def compute_ndcg(inputs, settings: dict) -> Result:
         if entry is None:
             classes[key] = entry = (_form_expr(ideal), {})
         _add_form(entry[1], form)
-        per_query[q] = _form_quotient(form, ideal, entry[0])
-    parts = {"per_query": per_query}
+        per_query[q] = ("ndcg", form, ideal, entry[0])
+    parts = {"per_query": Lazy(Once(_closed_forms, per_query))}
     if settings["ties"] != "expected":
-        parts["ranks"] = _ranks_part(profiles)
+        parts["ranks"] = _lazy_ranks(profiles)
     if not per_query:
         return Result(Undefined("no queries to average"), stats=stats, parts=parts)
     n = len(per_query)

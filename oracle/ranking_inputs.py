@@ -97,40 +97,51 @@ class _Ranking:
     """One query's ranking: docs in input order with their scores, sort keys and
     (for non-float scores) exact values on demand."""
 
-    __slots__ = ("scores", "keys", "rounded", "_asc", "_table", "_tied", "_sorted", "_floats")
+    __slots__ = ("scores", "keys", "rounded", "_asc", "_table", "_tied", "_sorted", "_floats", "_array")
 
     def __init__(self, scores: dict, keys: dict, rounded: bool, floats: bool | None = None):
         """``floats``: every key is a Python float (None: not known yet)."""
         self.scores, self.keys, self.rounded, self._asc, self._table = scores, keys, rounded, None, None
-        self._tied = self._sorted = None
+        self._tied = self._sorted = self._array = None
         self._floats = floats
 
-    def _float_order(self):
-        """(input positions stably sorted by key, the keys ascending as a float64 array)
-        made by NumPy when every key is a Python float (keys read from decimal texts are;
-        an int key may lie beyond the double range or its exactness), else None. A stable
-        argsort is ``sorted(range(n), key=keys)``: ties keep their input order."""
-        if self._sorted is None:
+    def _keys_array(self):
+        """(the keys in input order, the keys ascending) as float64 arrays, made by NumPy
+        when every key is a Python float (keys read from decimal texts are; an int key
+        may lie beyond the double range or its exactness), else None."""
+        if self._array is None:
             vals = self.keys.values()
             if self._floats is None:
                 self._floats = bool(vals) and set(map(type, vals)) == {float}
             if not self._floats:
-                self._sorted = False
+                self._array = False
                 return None
             import numpy as np
             arr = np.fromiter(vals, np.float64, len(self.keys))
-            order = np.argsort(arr, kind="stable")
-            self._sorted = (order, arr[order])
-        return self._sorted or None
+            self._array = (arr, np.sort(arr))
+        return self._array or None
+
+    def _float_order(self):
+        """The input positions stably sorted by key (NumPy's stable argsort of the float
+        keys: ``sorted(range(n), key=keys)``, ties in their input order), or None when
+        the keys are not all floats."""
+        if self._sorted is None:
+            ka = self._keys_array()
+            if ka is None:
+                self._sorted = False
+            else:
+                import numpy as np
+                self._sorted = np.argsort(ka[0], kind="stable")
+        return None if self._sorted is False else self._sorted
 
     def sharing(self, key) -> list:
         """The documents whose sort key is ``key``, in input order: a slice of the input
         positions stably sorted by key (made once per ranking, when a tie is first asked
         for), found by bisection in ``asc``."""
         if self._tied is None:
-            fo = self._float_order()
-            if fo is not None:
-                order = fo[0].tolist()
+            order = self._float_order()
+            if order is not None:
+                order = order.tolist()
             else:
                 vals = list(self.keys.values())
                 order = sorted(range(len(vals)), key=vals.__getitem__)
@@ -139,11 +150,34 @@ class _Ranking:
         asc = self.asc
         return list(map(docs.__getitem__, order[bisect_left(asc, key):bisect_right(asc, key)]))
 
+    def sharing_each(self, keys: set) -> dict:
+        """{key: ``sharing(key)``} for a few keys: where the keys are floats, the documents
+        of those keys found by NumPy's exact comparison with each (no stable sort of the
+        whole ranking, which ``sharing`` makes once for many keys)."""
+        ka = self._keys_array() if len(keys) <= 32 else None
+        if ka is None or self._tied is not None:
+            return {k: self.sharing(k) for k in keys}
+        import numpy as np
+        arr = ka[0]
+        wanted = np.fromiter(sorted(keys), np.float64, len(keys))
+        at = np.searchsorted(wanted, arr)     # each key's place among the wanted ones
+        np.minimum(at, len(keys) - 1, out=at)
+        pos = np.flatnonzero(wanted[at] == arr)
+        docs = list(self.keys)
+        out: dict = {}
+        for p, k in zip(pos.tolist(), arr[pos].tolist()):   # input order
+            group = out.get(k)
+            if group is None:
+                out[k] = [docs[p]]
+            else:
+                group.append(docs[p])
+        return out
+
     @property
     def asc(self) -> list:
         if self._asc is None:
-            fo = self._sorted   # NumPy's sort when a table or a tie made it already
-            self._asc = fo[1].tolist() if fo else sorted(self.keys.values())
+            ka = self._array   # NumPy's sort when a table or a tie made it already
+            self._asc = ka[1].tolist() if ka else sorted(self.keys.values())
         return self._asc
 
     def table(self, judged: dict) -> tuple[list, list, list]:
@@ -160,10 +194,10 @@ class _Ranking:
         keys = self.keys
         docs = list(filter(keys.__contains__, judged))
         n = len(docs)
-        fo = self._float_order() if n >= _NUMPY_TABLE else None
-        if fo is not None:
+        ka = self._keys_array() if n >= _NUMPY_TABLE else None
+        if ka is not None:
             import numpy as np
-            asc = fo[1]
+            asc = ka[1]
             ss = np.fromiter(map(keys.__getitem__, docs), np.float64, n)
             his = np.searchsorted(asc, ss, "right")
             out = (docs, (len(keys) + 1 - his).tolist(), (his - np.searchsorted(asc, ss, "left")).tolist())

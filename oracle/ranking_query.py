@@ -154,14 +154,15 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
         wanted = {g for g, v in gain.items() if v != 0 or g >= thr}
         if table is not None:
             p = _untied_profile(len(scores), relevant, ideal, table, judged, wanted.__contains__, gain, thr,
-                                settings["ties"])
+                                settings["ties"], rk)
             if p is not None:
                 return p
         members = [(d, g >= thr, gain[g]) for d, g in judged.items() if g in wanted and d in scores]
     else:
         zero = Fraction(0)
         if table is not None:
-            p = _untied_profile(len(scores), relevant, ideal, table, judged, thr.__le__, None, thr, settings["ties"])
+            p = _untied_profile(len(scores), relevant, ideal, table, judged, thr.__le__, None, thr, settings["ties"],
+                                rk)
             if p is not None:
                 return p
         members = [(d, True, zero) for d, g in judged.items() if g >= thr and d in scores]
@@ -214,17 +215,22 @@ def ideal_sign(form: dict) -> int:
                      item="qrels")
 
 
-def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule) -> _Profile | None:
-    """The profile of a query when none of its members (the retrieved judged documents
-    whose grade is ``wanted``) shares its sort key (see ``_Ranking.table``), else None:
-    what ``_groups`` gives, one single-rank group per member in rank order, built by
-    C-level passes. ``gain`` None: the members are the relevant documents, with gain 0
-    (the rational measures)."""
+def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule, rk) -> _Profile | None:
+    """The profile of a query when every member (a retrieved judged document whose
+    grade is ``wanted``) has a rank of its own: none shares its sort key (see
+    ``_Ranking.table``), or the scores are exact (not rounded) and the rule breaks ties
+    by document (trec_eval: the larger docno first; input-order: the earlier first),
+    a tied member's rank then being its table rank plus the members of its tie group
+    placed before it; else None. What ``_groups`` gives, one single-rank group per
+    member in rank order, built by C-level passes. ``gain`` None: the members are the
+    relevant documents, with gain 0 (the rational measures)."""
     docs, ranks, sizes = table
     grades = list(map(judged.__getitem__, docs))
     sel = list(map(wanted, grades))
     if max(compress(sizes, sel), default=1) != 1:
-        return None
+        if rk.rounded or rule not in ("trec_eval", "input-order"):
+            return None
+        ranks = _tie_broken(rk, docs, ranks, sizes, sel, rule)
     placed = sorted(zip(compress(ranks, sel), compress(docs, sel), compress(grades, sel)))
     ts = list(map(itemgetter(0), placed))
     if gain is None:
@@ -236,6 +242,22 @@ def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule) 
         top = list(compress(ts, map(thr.__le__, gs)))
     by_doc = None if rule == "expected" else dict(zip(map(itemgetter(1), placed), ts))
     return _Profile(n, relevant, ideal, groups, by_doc, top)
+
+
+def _tie_broken(rk: _Ranking, docs: list, ranks: list, sizes: list, sel: list, rule: str) -> list:
+    """The table's ranks (1 + the documents scored above) with each tied member moved down
+    past the documents of its tie group placed before it: under trec_eval those with a
+    larger docno (m_*.c sort by score, then docno descending), under input-order those
+    earlier in the input; the rank ``_groups`` gives it."""
+    ranks = list(ranks)
+    keys = rk.keys
+    tied = [i for i, size in enumerate(sizes) if size > 1 and sel[i]]
+    groups = rk.sharing_each({keys[docs[i]] for i in tied})
+    for i in tied:
+        d = docs[i]
+        group = groups[keys[d]]
+        ranks[i] += sum(map(d.__lt__, group)) if rule == "trec_eval" else group.index(d)
+    return ranks
 
 
 # ------------------------------------------------- per-query measures

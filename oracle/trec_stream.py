@@ -24,6 +24,7 @@ write list each query's lines together).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 from .conventions import Result
@@ -112,7 +113,7 @@ def _combine(aggregate: str, pieces: list) -> Result:
             if type(v) is int:
                 stats[key] = stats.get(key, 0) + v
         for key, v in r.parts.items():
-            if isinstance(v, dict):
+            if isinstance(v, Mapping):
                 parts.setdefault(key, {}).update(v)
     counted = [(k, r) for k, r in pieces if k]
     if aggregate in ("sum", "count"):
