@@ -266,6 +266,9 @@ def _relevant_part(p: _Profile, judged: dict, thr: int) -> _Profile:
     from its gain profile: those members are among the gain profile's (every document
     graded at or above the threshold is one), each group keeps its rank and size and its
     relevant count, and the ranks are those of the relevant documents."""
+    part = p.relevant_part(thr)
+    if part is not None:
+        return part
     zero = Fraction(0)
     groups = [(t, n, r, zero) for t, n, r, _ in p.groups if r]
     ranks = None if p.ranks is None else {d: t for d, t in p.ranks.items() if judged[d] >= thr}

@@ -8,7 +8,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from itertools import chain, compress, repeat
+from itertools import chain, compress, repeat, takewhile
 from math import comb, lcm
 from operator import itemgetter, mul
 
@@ -120,14 +120,64 @@ class _Profile:
     """One query: N ranked, R relevant, the ideal gains, the tie groups of the
     interesting documents, their ranks. ``top`` is set when every group is a
     single rank: the ranks of the relevant documents, ascending (the measures then
-    take shortcuts that give the same exact values)."""
-    __slots__ = ("n", "relevant", "ideal", "groups", "ranks", "top")
+    take shortcuts that give the same exact values).
 
-    def __init__(self, n, relevant, ideal, groups, ranks, top=None):
-        self.n, self.relevant, self.ideal, self.groups, self.ranks = n, relevant, ideal, groups, ranks
-        self.top = top
-        if top is None and _SHORTCUTS and (not groups or max(map(itemgetter(1), groups)) == 1):
+    ``members`` (the untied profiles of ``_untied_profile``): (ranks, docs, grades,
+    gains or None, threshold, whether ranks are kept) of the members in input order;
+    the groups and ranks are then made from them when first read (a TREC-DL-sized
+    query has a few hundred members, and NDCG@10 reads the groups of the top ten)."""
+    __slots__ = ("n", "relevant", "ideal", "_groups", "_ranks", "top", "_members")
+
+    def __init__(self, n, relevant, ideal, groups, ranks, top=None, members=None):
+        self.n, self.relevant, self.ideal, self._groups, self._ranks = n, relevant, ideal, groups, ranks
+        self.top, self._members = top, members
+        if top is None and members is None and _SHORTCUTS and (not groups or max(map(itemgetter(1), groups)) == 1):
             self.top = [t for t, _, r, _ in groups if r]
+
+    @property
+    def groups(self) -> list:
+        if self._members is not None:
+            self._place()
+        return self._groups
+
+    @property
+    def ranks(self):
+        if self._members is not None:
+            self._place()
+        return self._ranks
+
+    def _place(self) -> None:
+        rs, ds, gs, gain, thr, keep_ranks = self._members
+        placed = sorted(zip(rs, ds, gs))
+        ts = list(map(itemgetter(0), placed))
+        if gain is None:
+            self._groups = list(zip(ts, repeat(1), repeat(1), repeat(Fraction(0))))
+        else:
+            gs = list(map(itemgetter(2), placed))
+            self._groups = list(zip(ts, repeat(1), map(int, map(thr.__le__, gs)), map(gain.__getitem__, gs)))
+        self._ranks = dict(zip(map(itemgetter(1), placed), ts)) if keep_ranks else None
+        self._members = None
+
+    def head(self, k: int) -> list:
+        """The groups that start at a rank <= k, in rank order."""
+        if self._members is None:
+            return list(takewhile(lambda g: g[0] <= k, self._groups))
+        rs, _, gs, gain, thr, _ = self._members
+        within = sorted(compress(zip(rs, gs), map(k.__ge__, rs)))
+        if gain is None:
+            return [(t, 1, 1, Fraction(0)) for t, _ in within]
+        return [(t, 1, int(thr <= g), gain[g]) for t, g in within]
+
+    def relevant_part(self, thr: int):
+        """The untied profile of the relevant members only (gain 0), or None when this
+        profile is not an untied one."""
+        if self._members is None:
+            return None
+        rs, ds, gs, _, _, keep_ranks = self._members
+        rel = list(map(thr.__le__, gs))
+        return _Profile(self.n, self.relevant, (), None, None, self.top,
+                        (list(compress(rs, rel)), list(compress(ds, rel)), list(compress(gs, rel)), None, thr,
+                         keep_ranks))
 
 
 def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool) -> _Profile:
@@ -138,7 +188,9 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
     table = rk.table(judged) if _SHORTCUTS and rk is not None else None
     if with_gains:
         # one gain per distinct grade; the ideal vector from the count of each positive gain
-        gain = {g: gain_of(g, settings) for g in set(judged.values())}
+        # (an integral gain held as an int: the ideal vectors hash fast; the forms made
+        # from them divide with Fraction)
+        gain = {g: _int_if_whole(gain_of(g, settings)) for g in set(judged.values())}
         if settings.get("ideal", "judged") == "judged":
             counts = Counter(judged.values())
         else:
@@ -170,6 +222,10 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
         return _Profile(len(scores), relevant, ideal, [], {} if settings["ties"] != "expected" else None)
     groups, ranks = _groups(rk, members, settings["ties"])
     return _Profile(len(scores), relevant, ideal, groups, ranks)
+
+
+def _int_if_whole(v: Fraction):
+    return v.numerator if v.denominator == 1 else v
 
 
 def _ideal_tail(counts: Counter, gain: dict, retrieved: int, ideal_set: str) -> tuple:
@@ -231,17 +287,10 @@ def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule, 
         if rk.rounded or rule not in ("trec_eval", "input-order"):
             return None
         ranks = _tie_broken(rk, docs, ranks, sizes, sel, rule)
-    placed = sorted(zip(compress(ranks, sel), compress(docs, sel), compress(grades, sel)))
-    ts = list(map(itemgetter(0), placed))
-    if gain is None:
-        groups = list(zip(ts, repeat(1), repeat(1), repeat(Fraction(0))))
-        top = ts
-    else:
-        gs = list(map(itemgetter(2), placed))
-        groups = list(zip(ts, repeat(1), map(int, map(thr.__le__, gs)), map(gain.__getitem__, gs)))
-        top = list(compress(ts, map(thr.__le__, gs)))
-    by_doc = None if rule == "expected" else dict(zip(map(itemgetter(1), placed), ts))
-    return _Profile(n, relevant, ideal, groups, by_doc, top)
+    rs, gs = list(compress(ranks, sel)), list(compress(grades, sel))
+    top = sorted(rs) if gain is None else sorted(compress(rs, map(thr.__le__, gs)))
+    return _Profile(n, relevant, ideal, None, None, top,
+                    (rs, list(compress(docs, sel)), gs, gain, thr, rule != "expected"))
 
 
 def _tie_broken(rk: _Ranking, docs: list, ranks: list, sizes: list, sel: list, rule: str) -> list:
@@ -409,7 +458,7 @@ def _base_exp(x: int) -> tuple[int, int]:
 def _add_discounted(acc: dict, rank: int, c: Fraction) -> None:
     """acc += c / log2(rank + 1), stored as {b: coefficient of 1/log2(b)}."""
     b, e = _base_exp(rank + 1)
-    v = c / e if e != 1 else c
+    v = Fraction(c, e) if e != 1 else c
     if type(v) is not Fraction:
         v = Fraction(v)
     prev = acc.get(b)
@@ -418,12 +467,10 @@ def _add_discounted(acc: dict, rank: int, c: Fraction) -> None:
 
 def _dcg_form(p: _Profile, k: int) -> dict:
     acc: dict = {}
-    for t, n, _, g in p.groups:
-        if t > k:
-            break  # groups are in rank order
+    for t, n, _, g in p.head(k):
         if not g:
             continue
-        share = g / n if n != 1 else g
+        share = Fraction(g, n) if n != 1 else g
         for i in range(t, t + _in_top(t, n, k)):
             _add_discounted(acc, i, share)
     return {b: c for b, c in acc.items() if c}
