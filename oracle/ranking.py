@@ -92,7 +92,6 @@ row's examples run in tests/test_bad_input_tables.py).
 """
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 
 from .conventions import ConventionError, InputError, Metric, Result
@@ -100,9 +99,8 @@ from .exact import Undefined, log, power, product, total
 from .gcpause import paused_gc
 from .lazy import Lazy, Once
 from .ranking_inputs import _check_inputs
-from .ranking_query import (_Profile, _add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _hit,
-                            _ideal_form, _precision, _profile, _r_precision, _recall, _rr, gain_of,
-                            ideal_sign)
+from .ranking_query import (_Profile, _add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _fraction_sum,
+                            _hit, _ideal_form, _precision, _profile, _r_precision, _recall, _rr, gain_of, ideal_sign)
 
 from .ranking_knobs import (_COMMON, _DOC, _GAINS, _MN, _TREC, APDEN, DUPLICATES, EMPTY_JUDGMENTS,  # noqa: F401
                            GAIN, IDEAL, K, LOG_BASE, MISSING, NEGATIVE, NO_RELEVANT, PDEN, QUERIES,
@@ -311,7 +309,7 @@ def _rational_metric(per_query_fn):
             parts["ranks"] = _lazy_ranks(profiles)
         if not per_query:
             return Result(Undefined("no queries to average"), stats=stats, parts=parts)
-        sum_ = sum((v * c for v, c in Counter(per_query.values()).items()), Fraction(0))
+        sum_ = _fraction_sum(list(per_query.values()))
         stats["sum"] = sum_
         return Result(sum_ / len(per_query), stats=stats, parts=parts)
     compute.__doc__ = per_query_fn.__doc__
@@ -377,7 +375,13 @@ def compute_ndcg(inputs, settings: dict) -> Result:
         entry = classes.get(key)
         if entry is None:
             classes[key] = entry = (_form_expr(ideal), {})
-        _add_form(entry[1], form)
+        coeffs = entry[1]   # the DCG forms' coefficients per base, summed at the end
+        for b, c in form.items():
+            have = coeffs.get(b)
+            if have is None:
+                coeffs[b] = [c]
+            else:
+                have.append(c)
         per_query[q] = ("ndcg", form, ideal, entry[0])
     parts = {"per_query": Lazy(Once(_closed_forms, per_query))}
     if settings["ties"] != "expected":
@@ -385,8 +389,9 @@ def compute_ndcg(inputs, settings: dict) -> Result:
     if not per_query:
         return Result(Undefined("no queries to average"), stats=stats, parts=parts)
     n = len(per_query)
+    summed = {key: (den, {b: _fraction_sum(cs) for b, cs in num.items()}) for key, (den, num) in classes.items()}
     terms = [_form_quotient({b: c / n for b, c in num.items() if c}, dict(key), den)
-             for key, (den, num) in sorted(classes.items(), key=lambda kv: kv[0])]
+             for key, (den, num) in sorted(summed.items(), key=lambda kv: kv[0])]
     if ones:
         terms.append(Fraction(ones, n))
     stats["ideal_classes"] = len(classes)

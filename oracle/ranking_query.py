@@ -190,7 +190,9 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
         # one gain per distinct grade; the ideal vector from the count of each positive gain
         # (an integral gain held as an int: the ideal vectors hash fast; the forms made
         # from them divide with Fraction)
-        gain = {g: _int_if_whole(gain_of(g, settings)) for g in set(judged.values())}
+        rule = (settings["threshold"], settings.get("gain", "binary"), settings.get("negative"),
+                settings.get("threshold_gains"))
+        gain = {g: _whole_gain(g, rule) for g in set(judged.values())}
         if settings.get("ideal", "judged") == "judged":
             counts = Counter(judged.values())
         else:
@@ -224,7 +226,12 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
     return _Profile(len(scores), relevant, ideal, groups, ranks)
 
 
-def _int_if_whole(v: Fraction):
+@lru_cache(maxsize=4096)
+def _whole_gain(grade: int, rule: tuple):
+    """``gain_of(grade)`` under (threshold, gain, negative, threshold_gains), an int when
+    it is whole."""
+    thr, gain, negative, threshold_gains = rule
+    v = gain_of(grade, {"threshold": thr, "gain": gain, "negative": negative, "threshold_gains": threshold_gains})
     return v.numerator if v.denominator == 1 else v
 
 
@@ -445,6 +452,7 @@ def _ap(p: _Profile, s: dict):
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=65536)
 def _base_exp(x: int) -> tuple[int, int]:
     """x = b**e with b not a perfect power (e maximal)."""
     for e in range(x.bit_length(), 1, -1):
@@ -466,14 +474,20 @@ def _add_discounted(acc: dict, rank: int, c: Fraction) -> None:
 
 
 def _dcg_form(p: _Profile, k: int) -> dict:
+    """{b: c_b}: DCG@k = sum_b c_b / log2(b), each rank i's gain share added to the
+    coefficient of the base of i + 1 = b**e as share / e (integers added as ints, the
+    coefficients Fractions)."""
     acc: dict = {}
     for t, n, _, g in p.head(k):
         if not g:
             continue
         share = Fraction(g, n) if n != 1 else g
         for i in range(t, t + _in_top(t, n, k)):
-            _add_discounted(acc, i, share)
-    return {b: c for b, c in acc.items() if c}
+            b, e = _base_exp(i + 1)
+            v = share if e == 1 else Fraction(share, e)
+            prev = acc.get(b)
+            acc[b] = v if prev is None else prev + v
+    return {b: (c if type(c) is Fraction else Fraction(c)) for b, c in acc.items() if c}
 
 
 def _ideal_form(ideal: tuple, k: int) -> dict:
@@ -504,6 +518,15 @@ def _form_expr(form: dict):
         else:
             terms.append(product([c, d]))
     return total(terms) if terms else Fraction(0)
+
+
+def _fraction_sum(values: list) -> Fraction:
+    """The exact sum of Fractions, over their least common denominator as one integer
+    sum (a Fraction addition reduces by a gcd each time)."""
+    if len(values) == 1:
+        return values[0]
+    den = lcm(*{v.denominator for v in values})
+    return Fraction(sum([v.numerator * (den // v.denominator) for v in values]), den)
 
 
 def _add_form(acc: dict, form: dict, scale: Fraction = Fraction(1)) -> None:
