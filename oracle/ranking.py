@@ -100,7 +100,8 @@ from .gcpause import paused_gc
 from .lazy import Lazy, Once
 from .ranking_inputs import _check_inputs
 from .ranking_query import (_Profile, _add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _fraction_sum,
-                            _hit, _ideal_form, _precision, _profile, _r_precision, _recall, _rr, gain_of, ideal_sign)
+                            _hit, _ideal_form, _precision, _profile, _r_precision, _recall, _rr, _whole_gain, gain_of,
+                            gain_rule, ideal_sign)
 
 from .ranking_knobs import (_COMMON, _DOC, _GAINS, _MN, _TREC, APDEN, DUPLICATES, EMPTY_JUDGMENTS,  # noqa: F401
                            GAIN, IDEAL, K, LOG_BASE, MISSING, NEGATIVE, NO_RELEVANT, PDEN, QUERIES,
@@ -221,8 +222,10 @@ def _evaluate(inputs, settings: dict, with_gains: bool):
         cache = {}
     has_relevant = None
     if with_gains:
+        rule = gain_rule(settings)
+
         def has_relevant(judged):
-            return any(gain_of(g, settings) > 0 for g in set(judged.values()))
+            return any(_whole_gain(g, rule) > 0 for g in set(judged.values()))
     gains = _gains_profiles(inputs, key) if type(inputs) is Checked and not with_gains else None
     thr = int(settings["threshold"])
     out, stats = {}, {}

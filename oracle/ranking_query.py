@@ -182,7 +182,8 @@ class _Profile:
 
 def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool) -> _Profile:
     thr = int(settings["threshold"])
-    relevant = sum(map(thr.__le__, judged.values()))  # grades are ints
+    graded = Counter(judged.values())   # {grade: how many documents}; grades are ints
+    relevant = sum(c for g, c in graded.items() if g >= thr)
     scores = rk.scores if rk is not None else {}
     members, ideal = [], ()
     table = rk.table(judged) if _SHORTCUTS and rk is not None else None
@@ -190,11 +191,9 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
         # one gain per distinct grade; the ideal vector from the count of each positive gain
         # (an integral gain held as an int: the ideal vectors hash fast; the forms made
         # from them divide with Fraction)
-        rule = (settings["threshold"], settings.get("gain", "binary"), settings.get("negative"),
-                settings.get("threshold_gains"))
-        gain = {g: _whole_gain(g, rule) for g in set(judged.values())}
+        gain = {g: _whole_gain(g, gain_rule(settings)) for g in graded}
         if settings.get("ideal", "judged") == "judged":
-            counts = Counter(judged.values())
+            counts = graded
         else:
             counts = Counter(g for d, g in judged.items() if d in scores)
         per_gain = Counter()
@@ -224,6 +223,12 @@ def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool
         return _Profile(len(scores), relevant, ideal, [], {} if settings["ties"] != "expected" else None)
     groups, ranks = _groups(rk, members, settings["ties"])
     return _Profile(len(scores), relevant, ideal, groups, ranks)
+
+
+def gain_rule(settings: dict) -> tuple:
+    """The settings ``gain_of`` reads: (threshold, gain, negative, threshold_gains)."""
+    return (settings["threshold"], settings.get("gain", "binary"), settings.get("negative"),
+            settings.get("threshold_gains"))
 
 
 @lru_cache(maxsize=4096)
