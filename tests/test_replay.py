@@ -126,3 +126,27 @@ def test_a_divergence_search_reads_the_recorded_walk_as_find_would_walk_it():
     def two_queries(x):
         return len(x["qrels"]) >= 2 and any(len(r) >= 3 for r in x["run"].values())
     assert _find(strategy, two_queries, hs) == find(strategy, two_queries, settings=hs)
+
+
+def test_an_overrun_marker_is_read_by_value(monkeypatch):
+    """jiwer's utterance-order walk holds examples whose transformation overran (the search
+    draws none for them). A walk whose marker is a copy of the string (as a walk written to
+    a file and read back holds) replays to the searched record: the replay once compared the
+    marker by identity and sent the copy to the library as an input, three invariance
+    "disagreements" that the search never saw."""
+    pytest.importorskip("jiwer")
+    from conformance.engine import draws
+    from conformance.engine.resolve import resolve_adapter
+    a = resolve_adapter("jiwer")
+    known = KnownIndex(a, load_known("jiwer"))
+    prop = "invariance:utterance-order"
+    searched, _ = _both(a, "wer", prop, known, monkeypatch)
+    copies = 0
+    for key, walk in draws._CACHE.items():
+        for i, (blob, payload, other, status) in enumerate(walk):
+            if other == draws.OVERRUN:
+                walk[i] = (blob, payload, "".join(["over", "run"]), status)
+                copies += 1
+    assert copies
+    replayed = run_property(a, "wer", prop, known, 30)
+    assert _fields(searched) == _fields(replayed)

@@ -37,7 +37,7 @@ _TRACES: dict = {}     # shape_key -> the last walks of that shape, every exampl
 _TRACES_PER_SHAPE = 6
 
 
-OVERRUN = "overrun"    # the example ended while its transformation was drawn
+OVERRUN = "overrun"    # the example ended while its transformation was drawn (compared by value)
 
 
 class Diverged(Exception):

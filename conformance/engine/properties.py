@@ -328,7 +328,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 name = prop.split(":", 1)[1]
                 if not replaying:
                     other = plan.invariances[name](inputs, data)
-                elif other is OVERRUN:
+                elif other == OVERRUN:   # (by value: a walk read back from a file holds a copy)
                     return
                 value2, err2 = _call(adapter, configured, other)
                 if err2 or not _same_output(value, value2, tol):
