@@ -296,7 +296,7 @@ def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule, 
     grades = list(map(judged.__getitem__, docs))
     sel = list(map(wanted, grades))
     if max(compress(sizes, sel), default=1) != 1:
-        if rk.rounded or rule not in ("trec_eval", "input-order"):
+        if rule not in ("trec_eval", "input-order"):
             return None
         ranks = _tie_broken(rk, docs, ranks, sizes, sel, rule)
     rs, gs = list(compress(ranks, sel)), list(compress(grades, sel))
@@ -306,10 +306,13 @@ def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule, 
 
 
 def _tie_broken(rk: _Ranking, docs: list, ranks: list, sizes: list, sel: list, rule: str) -> list:
-    """The table's ranks (1 + the documents scored above) with each tied member moved down
-    past the documents of its tie group placed before it: under trec_eval those with a
-    larger docno (m_*.c sort by score, then docno descending), under input-order those
-    earlier in the input; the rank ``_groups`` gives it."""
+    """The table's ranks (1 + the documents whose sort key is larger) with each tied member
+    moved down past the documents of its tie group placed before it: under trec_eval those
+    with a larger docno (m_*.c sort by score, then docno descending), under input-order
+    those earlier in the input; the rank ``_groups`` gives it. Where the keys are rounded
+    (scores read as decimal texts), the documents sharing a member's key are told apart by
+    their exact scores first: those above it come before it, and only those equal to it
+    form its tie group (a larger key is a larger score: rounding is monotone)."""
     ranks = list(ranks)
     keys = rk.keys
     tied = [i for i, size in enumerate(sizes) if size > 1 and sel[i]]
@@ -317,6 +320,12 @@ def _tie_broken(rk: _Ranking, docs: list, ranks: list, sizes: list, sel: list, r
     for i in tied:
         d = docs[i]
         group = groups[keys[d]]
+        if rk.rounded:
+            scores = rk.scores
+            ex = {x: _exact(scores[x]) for x in group}
+            e = ex[d]
+            ranks[i] += sum(1 for x in group if ex[x] > e)
+            group = [x for x in group if ex[x] == e]
         ranks[i] += sum(map(d.__lt__, group)) if rule == "trec_eval" else group.index(d)
     return ranks
 

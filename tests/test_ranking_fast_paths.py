@@ -104,6 +104,28 @@ def _random_run(rng: random.Random, n_queries: int, depth: int, ties: bool):
     return {"qrels": qrels, "run": run}
 
 
+_NEAR = ("1.0", "1.00000000000000000001", "0.99999999999999999999", "2.25", "2.2500000000000000001", "0.5")
+
+
+def test_tied_keys_of_different_exact_scores_equal_the_tie_group_code():
+    """Decimal texts that round to one double (1.0, 1 + 1e-20, 1 - 1e-20): their documents
+    share a sort key, the tie is broken by the exact scores first, then by the tie rule
+    (trec_eval: docno descending; input-order); the shortcut gives the tie-group code's
+    Results, in one compute and in compute_many."""
+    rng = random.Random(11)
+    for trial in range(4):
+        inputs = _random_run(rng, 5, 120, True)
+        inputs["run"] = {q: {d: rng.choice(_NEAR) for d in r} for q, r in inputs["run"].items()}
+        for metric in METRICS:
+            for conv in ({}, {"k": "10"}, {"ties": "input-order"}, {"ties": "input-order", "k": "5"}):
+                conv = _own(metric, conv)
+                assert _key(get_metric(metric).compute(inputs, conv)) == _key(_general(metric, inputs, conv)), \
+                    (metric, conv)
+        many = R.compute_many(inputs, [("ndcg", {"k": "10"}), ("average_precision", {}), ("reciprocal_rank", {})])
+        assert [_key(r) for r in many] == [_key(_general(m, inputs, c)) for m, c in
+                                           [("ndcg", {"k": "10"}), ("average_precision", {}), ("reciprocal_rank", {})]]
+
+
 @pytest.mark.parametrize("ties", [False, True])
 def test_shortcuts_on_long_rankings_with_many_relevant_documents(ties):
     """AP over one common denominator with ranks up to 300 (lcm of many ranks)."""
