@@ -78,6 +78,7 @@ from fractions import Fraction
 
 from .conventions import ConventionError, InputError, Knob, Metric, Result
 from .exact import Undefined, _rational_power
+from .input_checks import parallel_lists, string_lists, strings
 from .cider_sum import _CONST, _DIV, _SQRT, _Shared, _ratio, _value
 
 ORDERS = 4
@@ -142,23 +143,8 @@ def _counts(text: str) -> tuple[Counter, int]:
 
 
 def _check(inputs, settings) -> tuple[list, list, list | None]:
-    if not isinstance(inputs, dict):
-        raise InputError(f"inputs: expected an object with candidates and references, got {type(inputs).__name__}")
-    unknown = sorted(set(inputs) - {"candidates", "references", "df_corpus"})
-    if unknown:
-        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are candidates, references, df_corpus",
-                         item=unknown[0])
-    for name in ("candidates", "references"):
-        if name not in inputs:
-            raise InputError(f"inputs: missing field {name!r}", item=name)
-        if not isinstance(inputs[name], (list, tuple)):
-            raise InputError(f"{name}: expected a list, got {type(inputs[name]).__name__}", item=name)
-    cands, refs = list(inputs["candidates"]), list(inputs["references"])
-    if len(cands) != len(refs):
-        raise InputError(f"candidates: {len(cands)} items but references has {len(refs)}", item="candidates")
-    for i, c in enumerate(cands):
-        if not isinstance(c, str):
-            raise InputError(f"candidates[{i}]: expected a string, got {type(c).__name__}", item=f"candidates[{i}]")
+    cands, refs = parallel_lists(inputs, ("candidates", "references"), "candidates", optional=("df_corpus",))
+    strings(cands, "candidates")
     _check_lists(refs, "references")
     corpus = inputs.get("df_corpus")
     if settings["df"] == "corpus":
@@ -176,15 +162,7 @@ def _check(inputs, settings) -> tuple[list, list, list | None]:
 
 
 def _check_lists(lists: list, name: str, allow_empty: bool = False) -> None:
-    for i, rs in enumerate(lists):
-        if not isinstance(rs, (list, tuple)):
-            raise InputError(f"{name}[{i}]: expected a list of texts, got {type(rs).__name__}", item=f"{name}[{i}]")
-        if not rs and not allow_empty:
-            raise InputError(f"{name}[{i}]: no references", item=f"{name}[{i}]")
-        for j, r in enumerate(rs):
-            if not isinstance(r, str):
-                raise InputError(f"{name}[{i}][{j}]: expected a string, got {type(r).__name__}",
-                                 item=f"{name}[{i}][{j}]")
+    string_lists(lists, name, "a list of texts", empty=None if allow_empty else "no references")
 
 
 def _doc_freq(per_image: list) -> Counter:

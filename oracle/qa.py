@@ -49,6 +49,7 @@ from fractions import Fraction
 
 from .conventions import InputError, Knob, Metric, Result
 from .exact import Undefined
+from .input_checks import parallel_lists, string_lists, strings
 
 _SQUAD_V11 = "SQuAD v1.1 official evaluate-v1.1.py"
 _SQUAD_V20 = "SQuAD v2.0 official evaluate-v2.0.py"
@@ -116,31 +117,9 @@ def token_f1(pred_tokens: list, gold_tokens: list, rule: str) -> Fraction:
 
 
 def _check_inputs(inputs) -> tuple[list, list]:
-    if not isinstance(inputs, dict):
-        raise InputError(f"inputs: expected an object with predictions and references, got {type(inputs).__name__}")
-    unknown = sorted(set(inputs) - {"predictions", "references"})
-    if unknown:
-        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are predictions, references", item=unknown[0])
-    for name in ("predictions", "references"):
-        if name not in inputs:
-            raise InputError(f"inputs: missing field {name!r}", item=name)
-        if not isinstance(inputs[name], (list, tuple)):
-            raise InputError(f"{name}: expected a list, got {type(inputs[name]).__name__}", item=name)
-    preds, refs = list(inputs["predictions"]), list(inputs["references"])
-    if len(preds) != len(refs):
-        raise InputError(f"predictions: {len(preds)} items but references has {len(refs)}", item="predictions")
-    for i, p in enumerate(preds):
-        if p is not None and not isinstance(p, str):
-            raise InputError(f"predictions[{i}]: expected a string or null, got {type(p).__name__}",
-                             item=f"predictions[{i}]")
-    for i, golds in enumerate(refs):
-        if not isinstance(golds, (list, tuple)):
-            raise InputError(f"references[{i}]: expected a list of gold answers, got {type(golds).__name__}",
-                             item=f"references[{i}]")
-        for j, g in enumerate(golds):
-            if not isinstance(g, str):
-                raise InputError(f"references[{i}][{j}]: expected a string, got {type(g).__name__}",
-                                 item=f"references[{i}][{j}]")
+    preds, refs = parallel_lists(inputs, ("predictions", "references"), "predictions")
+    strings(preds, "predictions", null=True)
+    string_lists(refs, "references", "a list of gold answers")
     return preds, refs
 
 

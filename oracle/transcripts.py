@@ -8,6 +8,7 @@ import unicodedata
 
 from .conventions import InputError
 from .graphemes import graphemes
+from .input_checks import parallel_lists, strings
 
 # ------------------------------------------------------------------ text
 
@@ -58,21 +59,8 @@ def characters(text: str, settings: dict) -> list[str]:
 # ------------------------------------------------------------ inputs
 
 def _check_inputs(inputs) -> tuple[list, list]:
-    if not isinstance(inputs, dict):
-        raise InputError(f"inputs: expected an object with references and hypotheses, got {type(inputs).__name__}")
-    unknown = sorted(set(inputs) - {"references", "hypotheses"})
-    if unknown:
-        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are references, hypotheses", item=unknown[0])
-    for name in ("references", "hypotheses"):
-        if name not in inputs:
-            raise InputError(f"inputs: missing field {name!r}", item=name)
-        if not isinstance(inputs[name], (list, tuple)):
-            raise InputError(f"{name}: expected a list of strings, got {type(inputs[name]).__name__}", item=name)
-    refs, hyps = list(inputs["references"]), list(inputs["hypotheses"])
-    if len(refs) != len(hyps):
-        raise InputError(f"hypotheses: {len(hyps)} items but references has {len(refs)}", item="hypotheses")
-    for name, items in (("references", refs), ("hypotheses", hyps)):
-        for i, x in enumerate(items):
-            if not isinstance(x, str):
-                raise InputError(f"{name}[{i}]: expected a string, got {type(x).__name__}", item=f"{name}[{i}]")
+    refs, hyps = parallel_lists(inputs, ("references", "hypotheses"), "hypotheses",
+                                kinds=("a list of strings", "a list of strings"))
+    strings(refs, "references")
+    strings(hyps, "hypotheses")
     return refs, hyps

@@ -69,6 +69,7 @@ from fractions import Fraction
 
 from .conventions import InputError, Knob, Metric, Result
 from .exact import Undefined
+from .input_checks import parallel_lists, string_lists, strings
 
 _VQA_EVAL = "GT-Vision-Lab/VQA PythonEvaluationTools/vqaEvaluation/vqaEval.py"
 _DOC = "source document 001_e6f299f74aa61acb.txt part 2, skor_vqa()"
@@ -199,32 +200,9 @@ def question_accuracy(matches: int, n: int, rule: str) -> Fraction:
 
 
 def _check_inputs(inputs) -> tuple[list, list]:
-    if not isinstance(inputs, dict):
-        raise InputError(f"inputs: expected an object with predictions and answers, got {type(inputs).__name__}")
-    unknown = sorted(set(inputs) - {"predictions", "answers"})
-    if unknown:
-        raise InputError(f"inputs: unknown field {unknown[0]!r}; fields are predictions, answers", item=unknown[0])
-    for name in ("predictions", "answers"):
-        if name not in inputs:
-            raise InputError(f"inputs: missing field {name!r}", item=name)
-        if not isinstance(inputs[name], (list, tuple)):
-            raise InputError(f"{name}: expected a list, got {type(inputs[name]).__name__}", item=name)
-    preds, answers = list(inputs["predictions"]), list(inputs["answers"])
-    if len(preds) != len(answers):
-        raise InputError(f"predictions: {len(preds)} items but answers has {len(answers)}", item="predictions")
-    for i, p in enumerate(preds):
-        if not isinstance(p, str):
-            raise InputError(f"predictions[{i}]: expected a string, got {type(p).__name__}", item=f"predictions[{i}]")
-    for i, golds in enumerate(answers):
-        if not isinstance(golds, (list, tuple)):
-            raise InputError(f"answers[{i}]: expected a list of human answers, got {type(golds).__name__}",
-                             item=f"answers[{i}]")
-        if not golds:
-            raise InputError(f"answers[{i}]: no human answers", item=f"answers[{i}]")
-        for j, g in enumerate(golds):
-            if not isinstance(g, str):
-                raise InputError(f"answers[{i}][{j}]: expected a string, got {type(g).__name__}",
-                                 item=f"answers[{i}][{j}]")
+    preds, answers = parallel_lists(inputs, ("predictions", "answers"), "predictions")
+    strings(preds, "predictions")
+    string_lists(answers, "answers", "a list of human answers", empty="no human answers")
     return preds, answers
 
 
