@@ -286,10 +286,10 @@ def ideal_sign(form: dict) -> int:
 def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule, rk) -> _Profile | None:
     """The profile of a query when every member (a retrieved judged document whose
     grade is ``wanted``) has a rank of its own: none shares its sort key (see
-    ``_Ranking.table``), or the scores are exact (not rounded) and the rule breaks ties
-    by document (trec_eval: the larger docno first; input-order: the earlier first),
-    a tied member's rank then being its table rank plus the members of its tie group
-    placed before it; else None. What ``_groups`` gives, one single-rank group per
+    ``_Ranking.table``), or the rule breaks ties by document (trec_eval: the larger
+    docno first; input-order: the earlier first), a tied member's rank then being its
+    table rank plus the documents of its tie group placed before it (``_tie_broken``);
+    else None. What ``_groups`` gives, one single-rank group per
     member in rank order, built by C-level passes. ``gain`` None: the members are the
     relevant documents, with gain 0 (the rational measures)."""
     docs, ranks, sizes = table
@@ -466,7 +466,6 @@ def _ap(p: _Profile, s: dict):
 
 
 @lru_cache(maxsize=None)
-@lru_cache(maxsize=65536)
 def _base_exp(x: int) -> tuple[int, int]:
     """x = b**e with b not a perfect power (e maximal)."""
     for e in range(x.bit_length(), 1, -1):
