@@ -465,7 +465,7 @@ def _ap(p: _Profile, s: dict):
 # ------------------------------------------------------------ DCG forms
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=65536)   # bounded: a run of a million documents without a cutoff
 def _base_exp(x: int) -> tuple[int, int]:
     """x = b**e with b not a perfect power (e maximal)."""
     for e in range(x.bit_length(), 1, -1):
