@@ -1,7 +1,7 @@
 """One query of a ranking metric: its documents grouped by score under the tie rule
 (``_profile``), the per-query measures (hit, reciprocal rank, P@K, recall,
-R-precision, AP) and the closed forms of DCG and its ideal (formulas and sources in
-``oracle.ranking``'s docstring)."""
+R-precision, AP) and its DCG form (the forms' algebra is ``oracle.ranking_forms``;
+formulas and sources in ``oracle.ranking``'s docstring)."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
@@ -13,7 +13,8 @@ from math import comb, lcm
 from operator import itemgetter, mul
 
 from .conventions import InputError
-from .exact import Mul, Rat, log, power, product, total
+from .ranking_forms import (_add_discounted, _add_form, _base_exp, _discount, _form_expr,  # noqa: F401
+                            _form_quotient, _form_ratio, _fraction_sum, _ideal_form)
 from .ranking_inputs import _Ranking, _exact
 
 # Shortcuts taken when no interesting document shares its score (the usual case):
@@ -465,27 +466,6 @@ def _ap(p: _Profile, s: dict):
 # ------------------------------------------------------------ DCG forms
 
 
-@lru_cache(maxsize=65536)   # bounded: a run of a million documents without a cutoff
-def _base_exp(x: int) -> tuple[int, int]:
-    """x = b**e with b not a perfect power (e maximal)."""
-    for e in range(x.bit_length(), 1, -1):
-        b = round(x ** (1.0 / e))
-        for c in (b - 1, b, b + 1):
-            if c >= 2 and c ** e == x:
-                return _base_exp(c)[0], e * _base_exp(c)[1]
-    return x, 1
-
-
-def _add_discounted(acc: dict, rank: int, c: Fraction) -> None:
-    """acc += c / log2(rank + 1), stored as {b: coefficient of 1/log2(b)}."""
-    b, e = _base_exp(rank + 1)
-    v = Fraction(c, e) if e != 1 else c
-    if type(v) is not Fraction:
-        v = Fraction(v)
-    prev = acc.get(b)
-    acc[b] = v if prev is None else prev + v
-
-
 def _dcg_form(p: _Profile, k: int) -> dict:
     """{b: c_b}: DCG@k = sum_b c_b / log2(b), each rank i's gain share added to the
     coefficient of the base of i + 1 = b**e as share / e (integers added as ints, the
@@ -501,70 +481,3 @@ def _dcg_form(p: _Profile, k: int) -> dict:
             prev = acc.get(b)
             acc[b] = v if prev is None else prev + v
     return {b: (c if type(c) is Fraction else Fraction(c)) for b, c in acc.items() if c}
-
-
-def _ideal_form(ideal: tuple, k: int) -> dict:
-    acc: dict = {}
-    for i, g in enumerate(ideal[:k], start=1):
-        _add_discounted(acc, i, g)
-    return {b: c for b, c in acc.items() if c}
-
-
-@lru_cache(maxsize=4096)
-def _discount(b: int):
-    """log(2) / log(b), i.e. 1/log2(b), in closed form."""
-    return product([log(Fraction(2)), power(log(Fraction(b)), -1)])
-
-
-def _form_expr(form: dict):
-    """sum_b c_b / log2(b) = sum_b c_b * log(2) / log(b); rational for b = 2."""
-    terms = []
-    for b in sorted(form):
-        c = form[b]
-        if b == 2:
-            terms.append(c)
-            continue
-        d = _discount(b)
-        if c != 0 and c != 1 and type(d) is Mul and not any(type(f) is Rat for f in d.factors):
-            # what product([c, d]) builds: the coefficient first, then d's factors
-            terms.append(Mul((Rat(c),) + d.factors))
-        else:
-            terms.append(product([c, d]))
-    return total(terms) if terms else Fraction(0)
-
-
-def _fraction_sum(values: list) -> Fraction:
-    """The exact sum of Fractions, over their least common denominator as one integer
-    sum (a Fraction addition reduces by a gcd each time)."""
-    if len(values) == 1:
-        return values[0]
-    den = lcm(*{v.denominator for v in values})
-    return Fraction(sum([v.numerator * (den // v.denominator) for v in values]), den)
-
-
-def _add_form(acc: dict, form: dict, scale: Fraction = Fraction(1)) -> None:
-    one = scale == 1
-    for b, c in form.items():
-        v = c if one else c * scale
-        if type(v) is not Fraction:
-            v = Fraction(v)
-        prev = acc.get(b)
-        acc[b] = v if prev is None else prev + v
-
-
-def _form_ratio(num: dict, den: dict):
-    """num/den as a rational when the two sums are proportional term by term, else None."""
-    if not num:
-        return Fraction(0)
-    if num.keys() != den.keys():
-        return None
-    ratios = {num[b] / den[b] for b in den}
-    return ratios.pop() if len(ratios) == 1 else None
-
-
-def _form_quotient(num: dict, den: dict, den_expr):
-    """The closed form of num/den (den != 0), rational when it is."""
-    q = _form_ratio(num, den)
-    if q is not None:
-        return q
-    return product([_form_expr(num), power(den_expr, -1)])
