@@ -380,11 +380,7 @@ def compute_ndcg(inputs, settings: dict) -> Result:
             classes[key] = entry = (_form_expr(ideal), {})
         coeffs = entry[1]   # the DCG forms' coefficients per base, summed at the end
         for b, c in form.items():
-            have = coeffs.get(b)
-            if have is None:
-                coeffs[b] = [c]
-            else:
-                have.append(c)
+            coeffs.setdefault(b, []).append(c)
         per_query[q] = ("ndcg", form, ideal, entry[0])
     parts = {"per_query": Lazy(Once(_closed_forms, per_query))}
     if settings["ties"] != "expected":

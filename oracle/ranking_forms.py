@@ -20,21 +20,26 @@ def _base_exp(x: int) -> tuple[int, int]:
     return x, 1
 
 
-def _add_discounted(acc: dict, rank: int, c: Fraction) -> None:
-    """acc += c / log2(rank + 1), stored as {b: coefficient of 1/log2(b)}."""
+def _add_discounted(acc: dict, rank: int, c) -> None:
+    """acc += c / log2(rank + 1), stored as {b: coefficient of 1/log2(b)} (rank + 1 = b**e
+    adds c / e to b's); an int c stays an int where e = 1 (``_as_form`` makes the
+    coefficients Fractions)."""
     b, e = _base_exp(rank + 1)
-    v = Fraction(c, e) if e != 1 else c
-    if type(v) is not Fraction:
-        v = Fraction(v)
+    v = c if e == 1 else Fraction(c, e)
     prev = acc.get(b)
     acc[b] = v if prev is None else prev + v
+
+
+def _as_form(acc: dict) -> dict:
+    """The non-zero coefficients of ``acc`` as Fractions."""
+    return {b: (c if type(c) is Fraction else Fraction(c)) for b, c in acc.items() if c}
 
 
 def _ideal_form(ideal: tuple, k: int) -> dict:
     acc: dict = {}
     for i, g in enumerate(ideal[:k], start=1):
         _add_discounted(acc, i, g)
-    return {b: c for b, c in acc.items() if c}
+    return _as_form(acc)
 
 
 @lru_cache(maxsize=4096)

@@ -13,7 +13,7 @@ from math import comb, lcm
 from operator import itemgetter, mul
 
 from .conventions import InputError
-from .ranking_forms import (_add_discounted, _add_form, _base_exp, _discount, _form_expr,  # noqa: F401
+from .ranking_forms import (_add_discounted, _add_form, _as_form, _base_exp, _discount, _form_expr,  # noqa: F401
                             _form_quotient, _form_ratio, _fraction_sum, _ideal_form)
 from .ranking_inputs import _Ranking, _exact
 
@@ -315,14 +315,13 @@ def _tie_broken(rk: _Ranking, docs: list, ranks: list, sizes: list, sel: list, r
     their exact scores first: those above it come before it, and only those equal to it
     form its tie group (a larger key is a larger score: rounding is monotone)."""
     ranks = list(ranks)
-    keys = rk.keys
+    keys, scores = rk.keys, rk.scores
     tied = [i for i, size in enumerate(sizes) if size > 1 and sel[i]]
     groups = rk.sharing_each({keys[docs[i]] for i in tied})
     for i in tied:
         d = docs[i]
         group = groups[keys[d]]
         if rk.rounded:
-            scores = rk.scores
             ex = {x: _exact(scores[x]) for x in group}
             e = ex[d]
             ranks[i] += sum(1 for x in group if ex[x] > e)
@@ -467,17 +466,13 @@ def _ap(p: _Profile, s: dict):
 
 
 def _dcg_form(p: _Profile, k: int) -> dict:
-    """{b: c_b}: DCG@k = sum_b c_b / log2(b), each rank i's gain share added to the
-    coefficient of the base of i + 1 = b**e as share / e (integers added as ints, the
-    coefficients Fractions)."""
+    """{b: c_b}: DCG@k = sum_b c_b / log2(b), each rank's gain share discounted
+    (``_add_discounted``)."""
     acc: dict = {}
     for t, n, _, g in p.head(k):
         if not g:
             continue
         share = Fraction(g, n) if n != 1 else g
         for i in range(t, t + _in_top(t, n, k)):
-            b, e = _base_exp(i + 1)
-            v = share if e == 1 else Fraction(share, e)
-            prev = acc.get(b)
-            acc[b] = v if prev is None else prev + v
-    return {b: (c if type(c) is Fraction else Fraction(c)) for b, c in acc.items() if c}
+            _add_discounted(acc, i, share)
+    return _as_form(acc)
