@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .conventions import InputError
 from .graphemes import graphemes
 from .input_checks import parallel_lists, strings
 

@@ -13,11 +13,12 @@ every adapter.
 
 ``recorded`` runs that walk once, with a test that draws and filters and does
 nothing else (an invalid property's filter also makes the changed input), and
-keeps the inputs (pickled, so that each replay gets its own copy). A property then replays them through its own check, which is what
-hypothesis would have run it on, and falls back to the search itself the moment an
-example would make that search walk differently: a finding (hypothesis shrinks
-it), a rejection (an adapter's ``Skip``), a library error before an invariance's
-transformation is drawn. A clean replay is the record the search would have made;
+keeps the inputs (pickled, so that each replay gets its own copy). A property
+then replays them through its own check, which is what hypothesis would have run
+it on, and falls back to the search itself the moment an example would make that
+search walk differently: a finding (hypothesis shrinks it), a rejection (an
+adapter's ``Skip``), a library error before an invariance's transformation is
+drawn. A clean replay is the record the search would have made;
 only the time differs (a whole run: hypothesis's generation was about 40% of its
 work, repeated for every property and adapter).
 """
