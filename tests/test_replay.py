@@ -150,3 +150,26 @@ def test_an_overrun_marker_is_read_by_value(monkeypatch):
     assert copies
     replayed = run_property(a, "wer", prop, known, 30)
     assert _fields(searched) == _fields(replayed)
+
+
+@pytest.mark.parametrize("metric", ["precision", "score_average_precision"])
+def test_weighted_inputs_of_settings_that_draw_alike_have_one_walk_shape(metric):
+    """The weighted form's composite holds the strategies it draws from, not the settings:
+    two settings that differ only in a knob no strategy reads (zero_division; AP's
+    no_relevant) share one recorded walk (``shape_key``); an average that changes what is
+    drawn (binary labels) does not."""
+    from conformance.engine.draws import shape_key
+    from conformance.engine.plans import plan_for
+    from conformance.engine.search import search_settings
+    from oracle.registry import get_metric
+    m, plan, hs = get_metric(metric), plan_for(metric), search_settings(50)
+
+    def shape(**knobs):
+        settings = m.settings(knobs)
+        return shape_key(plan.forms["weighted"][1](settings), "weighted", "inputs", None, hs, 0)
+    if metric == "precision":
+        assert shape(average="macro", zero_division="zero") == shape(average="macro", zero_division="one")
+        assert shape(average="macro") != shape(average="binary")
+    else:
+        assert shape(no_relevant="zero") == shape(no_relevant="undefined")
+    assert shape() is not None

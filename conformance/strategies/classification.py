@@ -124,11 +124,16 @@ def _weighted_fits(settings) -> bool:
 
 def _weighted_for(settings, multilabel: bool = False) -> st.SearchStrategy:
     """The inputs ``for_settings`` draws (rows of indicators under average=samples), now and
-    then indicator rows for a metric that takes them (``multilabel``), with one weight each."""
+    then indicator rows for a metric that takes them (``multilabel``), with one weight each.
+    The composite holds the two strategies, not the settings: settings that draw alike give
+    walks of one shape (``conformance.engine.draws.shape_key`` reads what a composite holds)."""
+    plain = for_settings(settings)
+    indicator_rows = _multilabel_for(settings) if multilabel and _multilabel_fits(settings) else None
+
     @st.composite
     def weighted(draw):
-        rows = multilabel and _multilabel_fits(settings) and draw(st.integers(0, 3)) == 0
-        inputs = draw(_multilabel_for(settings) if rows else for_settings(settings))
+        rows = indicator_rows is not None and draw(st.integers(0, 3)) == 0
+        inputs = draw(indicator_rows if rows else plain)
         return {**inputs, "sample_weight": draw_weights(draw, len(inputs["y_true"]))}
     return weighted()
 

@@ -96,9 +96,11 @@ def weighted_forms(metric: str) -> dict:
             settings.get("ties") != "expected"
 
     def weighted_for(settings):
+        plain = for_settings(metric)(settings)   # (held, not the settings: see classification._weighted_for)
+
         @st.composite
         def weighted(draw):
-            inputs = draw(for_settings(metric)(settings))
+            inputs = draw(plain)
             return {**inputs, "sample_weight": draw_weights(draw, len(inputs["y_true"]))}
         return weighted()
     return {"weighted": (fits, weighted_for)}
