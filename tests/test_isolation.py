@@ -100,3 +100,29 @@ def test_defect_models_run_in_the_worker():
         assert wrapped.defect_models()["pid"]("accuracy", {}, {}) != os.getpid()
     finally:
         wrapped.close()
+
+
+def test_many_calls_in_one_message_keep_each_calls_outcome_and_limits():
+    """``run_many`` (the prefetch of a replay's library calls): a value, a raise, sys.exit
+    and a hang are each their input's outcome, the hang under the per-call time limit; the
+    batch ends at the death, and the next call gets a fresh worker."""
+    from conformance.engine.isolation import LibraryDied, isolated
+    a = exits_and_hangs.adapter
+    wrapped = isolated(a, Limits(timeout=2))
+    configured = wrapped.configure("accuracy", a.profile("accuracy"))
+    xs = [{"y_true": [1, 0, 1], "y_pred": [1, 1, 1]}, {"y_true": [9, 9, 9], "y_pred": [9, 8, 9]},
+          {"y_true": [2, 2], "y_pred": [2, 3]}, {"y_true": [8, 8, 8], "y_pred": [8, 8, 8]},
+          {"y_true": [1], "y_pred": [1]}]
+    try:
+        t0 = time.perf_counter()
+        out = wrapped.run_many(configured, xs)
+        assert time.perf_counter() - t0 < 30
+        assert [k for k, _ in out] == ["ok", "raise", "ok", "died"]   # nothing run after the hang
+        assert out[0][1].value == 2 / 3 and out[2][1].value == 1 / 2
+        assert "sys.exit(3)" in str(out[1][1])
+        assert isinstance(out[3][1], LibraryDied) and "no answer within 2 s" in str(out[3][1])
+        assert wrapped.run(configured, xs[4]).value == 1.0
+        exit_batch = wrapped.run_many(configured, [{"y_true": [7, 7, 7], "y_pred": [7, 7, 7]}, xs[0]])
+        assert [k for k, _ in exit_batch] == ["died"] and "exited with status 1" in str(exit_batch[0][1])
+    finally:
+        wrapped.close()

@@ -143,10 +143,23 @@ def _refiltered(trace: list, accept, key) -> list | None:
     accepts and refuses the trace's examples as the recording did (a raise: not the
     same), with the payloads it makes; else None."""
     out = Walk([], trace.unsatisfiable)
-    for blob, ok, payload, other in trace:
+    inner = {}
+    if getattr(accept, "prefetch", None) is not None:
+        # the filter before the library: where it accepts and refuses as the trace did, the
+        # library's calls on what it accepted go out in one message (``Remembered.prefetch``)
+        for i, (blob, ok, payload, other) in enumerate(trace):
+            x = pickle.loads(blob)
+            try:
+                inner[i] = (x, accept.inner(x))
+            except Exception:
+                return None
+            if (inner[i][1][0] is True) != (ok is not False):
+                return None
+        accept.prefetch([(x, made) for x, (ok, made) in inner.values() if ok is True])
+    for i, (blob, ok, payload, other) in enumerate(trace):
         if accept is not None:
             try:
-                accepted, made = accept(pickle.loads(blob))
+                accepted, made = accept.library(inner[i][0], *inner[i][1]) if inner else accept(pickle.loads(blob))
             except Exception:
                 return None
             if accepted != ok:
@@ -262,8 +275,8 @@ def with_adapter(accept, adapter, configured, skip_type, on_payload: bool = Fals
     skips it (``skip_type``) makes the search count the example and reject it ("skip",
     with the skip's message under ``on_payload``). The adapter's value is what the
     property asks for next (a unit's memo keeps it)."""
-    def both(inputs):
-        ok, payload = accept(inputs)
+    def library(inputs, ok, payload):
+        """The adapter's part, after ``accept`` said ``ok, payload``."""
         if ok is not True:
             return ok, payload
         try:
@@ -273,4 +286,11 @@ def with_adapter(accept, adapter, configured, skip_type, on_payload: bool = Fals
         except Exception:
             pass          # the property judges the error itself
         return True, payload
+
+    def both(inputs):
+        return library(inputs, *accept(inputs))
+    if hasattr(adapter, "prefetch"):
+        # (``_refiltered``: the filter over a whole trace first, then the library's calls in one message)
+        both.inner, both.library = accept, library
+        both.prefetch = lambda pairs: adapter.prefetch(configured, [p[0] if on_payload else x for x, p in pairs])
     return both

@@ -453,6 +453,8 @@ def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy
                         transform, shape)
         if walk is None:
             return False
+        if hasattr(adapter, "prefetch"):
+            adapter.prefetch(configured, _asked(walk, base, plan, settings))
         try:
             for blob, payload, other, status in walk:
                 count[0] += 1
@@ -473,6 +475,27 @@ def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy
             raise Unsatisfiable("no generated example was accepted (replayed)")
         return True
     return False
+
+
+def _asked(walk, base: str, plan, settings: dict) -> list:
+    """The inputs a replay of ``walk`` will run through the library, in order (those after
+    a divergence included: the search that takes over asks for them too)."""
+    out = []
+    for blob, payload, other, status in walk:
+        if status == "skip":
+            continue
+        if base == "invalid":
+            out.append(pickle.loads(payload)[0])
+            continue
+        inputs = pickle.loads(blob)
+        out.append(inputs)
+        if base == "invariance" and other is not None and other != OVERRUN:
+            out.append(pickle.loads(other))
+        elif base == "identity":
+            got = plan.identity(inputs, settings)
+            if got is not None:
+                out.append(got[0])
+    return out
 
 
 _DESCRIPTIONS = {

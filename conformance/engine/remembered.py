@@ -24,12 +24,38 @@ class Remembered:
     def __getattr__(self, name):
         return getattr(self._adapter, name)
 
+    def prefetch(self, configured, inputs: list) -> None:
+        """Run the inputs not yet remembered in one message to the library's worker
+        (``Isolated.run_many``), ahead of the calls that will ask for them: values are
+        remembered, a raise is kept for the next call on that input only (a raise is not
+        remembered, above), a death as ``run`` keeps it. Nothing without isolation."""
+        many = getattr(self._adapter, "run_many", None)
+        if many is None:
+            return
+        keys, todo = [], []
+        for x in inputs:
+            try:
+                key = (self._setting, pickle.dumps(x, protocol=4))
+            except Exception:
+                continue
+            if key not in self._memo and key not in keys:
+                keys.append(key)
+                todo.append(x)
+        if len(todo) < 2:
+            return
+        out = many(configured, todo)
+        for key, (kind, value) in zip(keys, out or ()):
+            self._memo[key] = value if kind == "ok" else _Died(value) if kind == "died" else _Raised(value)
+
     def run(self, configured, inputs):
         try:
             key = (self._setting, pickle.dumps(inputs, protocol=4))
         except Exception:
             return self._adapter.run(configured, inputs)
         out = self._memo.get(key)
+        if isinstance(out, _Raised):   # a prefetched raise: this call's outcome, then forgotten
+            del self._memo[key]
+            raise out.error
         if out is None:
             try:
                 out = self._memo[key] = self._adapter.run(configured, inputs)
@@ -43,6 +69,13 @@ class Remembered:
 
 class _Died:
     """A remembered ``LibraryDied``."""
+
+    def __init__(self, error):
+        self.error = error
+
+
+class _Raised:
+    """A prefetched raise, kept for one call."""
 
     def __init__(self, error):
         self.error = error
