@@ -126,3 +126,27 @@ def test_many_calls_in_one_message_keep_each_calls_outcome_and_limits():
         assert [k for k, _ in exit_batch] == ["died"] and "exited with status 1" in str(exit_batch[0][1])
     finally:
         wrapped.close()
+
+
+def test_configure_at_the_same_settings_is_asked_of_the_worker_once_per_worker(monkeypatch):
+    from conformance.engine.isolation import Isolated, isolated
+    asked = []
+    real = Isolated._call
+
+    def counting(self, op, args, local):
+        asked.append(op)
+        return real(self, op, args, local)
+    monkeypatch.setattr(Isolated, "_call", counting)
+    a = exits_and_hangs.adapter
+    wrapped = isolated(a, Limits(timeout=5))
+    try:
+        settings = a.profile("accuracy")
+        first = wrapped.configure("accuracy", settings)
+        second = wrapped.configure("accuracy", dict(settings))
+        assert asked.count("configure") == 1 and second is not first and second.metric == first.metric
+        with pytest.raises(Exception):
+            wrapped.run(first, {"y_true": [7, 7, 7], "y_pred": [7, 7, 7]})   # the worker exits
+        wrapped.configure("accuracy", settings)                                # a new worker sets up again
+        assert asked.count("configure") == 2
+    finally:
+        wrapped.close()

@@ -138,6 +138,7 @@ class Isolated:
         self._conn = None
         self._inherited = 0
         self._owner = os.getpid()
+        self._configured: dict = {}   # (metric, settings) -> what configure gave in the live worker
 
     def __getattr__(self, name):
         return getattr(self._adapter, name)
@@ -163,6 +164,7 @@ class Isolated:
                 self._proc.kill()
                 self._proc.join()
         self._proc = self._conn = None
+        self._configured.clear()
 
     def _died(self, why: str) -> LibraryDied:
         proc = self._proc
@@ -171,6 +173,7 @@ class Isolated:
         proc.join()
         code = proc.exitcode
         self._proc = self._conn = None
+        self._configured.clear()
         if why:
             return LibraryDied(why)
         if code is not None and code < 0:
@@ -185,8 +188,22 @@ class Isolated:
         return self._call("run", (configured, inputs), lambda: self._adapter.run(configured, inputs))
 
     def configure(self, metric, settings):
-        """The adapter's configure, in the worker too (it imports and sets up the library)."""
-        return self._call("configure", (metric, settings), lambda: self._adapter.configure(metric, settings))
+        """The adapter's configure, in the worker too (it imports and sets up the library);
+        asked again at the same settings, what the live worker gave (every property and
+        divergence search configures; a worker that dies takes these with it)."""
+        try:
+            key = pickle.dumps((metric, sorted(settings.items())), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            key = None
+        if key is not None and key in self._configured and self._owner == os.getpid() and self._proc is not None:
+            return pickle.loads(self._configured[key])   # a copy of its own, as from the worker
+        value = self._call("configure", (metric, settings), lambda: self._adapter.configure(metric, settings))
+        if key is not None and self._proc is not None:
+            try:
+                self._configured[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception:
+                pass
+        return value
 
     def defect_models(self) -> dict:
         """The adapter's defect models, each called in the worker (models call the library)."""
@@ -244,6 +261,7 @@ class Isolated:
             # a forked copy of this wrapper (a pool worker): the worker belongs to the parent
             self._proc = self._conn = None
             self._owner = os.getpid()
+            self._configured.clear()
         # (a worker that died between calls is found by ``_receive``: its end of the pipe is
         # closed, so the poll returns and the read fails)
         if self._proc is None:
