@@ -139,13 +139,8 @@ class HFEvaluate(Adapter):
     def available(self) -> tuple[bool, str]:
         if self._why == _NO_MODULES:
             import importlib.util
-            if importlib.util.find_spec(self.import_name) is not None:
-                from conformance.engine.versions import in_range
-                v = self.version()
-                if not in_range(v, self.versions):
-                    return False, (f"not-applicable: version {v} is outside this adapter's range "
-                                   f"({self.library}{self.versions})")
-                return False, self._why
+            if importlib.util.find_spec(self.import_name) is not None:   # installed, not imported
+                return False, self.outside_versions() or self._why
         ok, why = super().available()
         if not ok:
             return ok, why

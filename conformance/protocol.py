@@ -119,13 +119,18 @@ class Adapter:
             importlib.import_module(self.import_name or self.library)
         except Exception as e:  # ImportError, or a broken install
             return False, f"{self.library} is not importable ({type(e).__name__}: {e}); install the 'adapters' extra"
+        outside = self.outside_versions()
+        return (False, outside) if outside else (True, "")
+
+    def outside_versions(self) -> str:
+        """Why the installed release is outside ``versions`` ("" when it is inside)."""
         if self.versions:
             from conformance.engine.versions import in_range
             v = self.version()
             if not in_range(v, self.versions):
-                return False, (f"not-applicable: version {v} is outside this adapter's range "
-                               f"({self.library}{self.versions})")
-        return True, ""
+                return (f"not-applicable: version {v} is outside this adapter's range "
+                        f"({self.library}{self.versions})")
+        return ""
 
     def version(self) -> str:
         if self.library not in _VERSIONS:

@@ -143,19 +143,19 @@ def _refiltered(trace: list, accept, key) -> list | None:
     accepts and refuses the trace's examples as the recording did (a raise: not the
     same), with the payloads it makes; else None."""
     out = Walk([], trace.unsatisfiable)
-    inner = {}
+    inner: list = []
     if getattr(accept, "prefetch", None) is not None:
         # the filter before the library: where it accepts and refuses as the trace did, the
         # library's calls on what it accepted go out in one message (``Remembered.prefetch``)
-        for i, (blob, ok, payload, other) in enumerate(trace):
+        for blob, ok, payload, other in trace:
             x = pickle.loads(blob)
             try:
-                inner[i] = (x, accept.inner(x))
+                inner.append((x, accept.inner(x)))
             except Exception:
                 return None
-            if (inner[i][1][0] is True) != (ok is not False):
+            if (inner[-1][1][0] is True) != (ok is not False):
                 return None
-        accept.prefetch([(x, made) for x, (ok, made) in inner.values() if ok is True])
+        accept.prefetch([(x, made) for x, (ok, made) in inner if ok is True])
     for i, (blob, ok, payload, other) in enumerate(trace):
         if accept is not None:
             try:
@@ -294,3 +294,24 @@ def with_adapter(accept, adapter, configured, skip_type, on_payload: bool = Fals
         both.inner, both.library = accept, library
         both.prefetch = lambda pairs: adapter.prefetch(configured, [p[0] if on_payload else x for x, p in pairs])
     return both
+
+
+def replay_inputs(walk, base: str, plan, settings: dict) -> list:
+    """The inputs a replay of ``walk`` will run through the library, in order (those after
+    a divergence included: the search that takes over asks for them too)."""
+    out = []
+    for blob, payload, other, status in walk:
+        if status == "skip":
+            continue
+        if base == "invalid":
+            out.append(pickle.loads(payload)[0])
+            continue
+        inputs = pickle.loads(blob)
+        out.append(inputs)
+        if base == "invariance" and other is not None and other != OVERRUN:
+            out.append(pickle.loads(other))
+        elif base == "identity":
+            got = plan.identity(inputs, settings)
+            if got is not None:
+                out.append(got[0])
+    return out

@@ -32,7 +32,7 @@ from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
-from conformance.engine.draws import (OVERRUN, Diverged, oracle_filter, recorded, replayable, shape_key, walk_key,
+from conformance.engine.draws import (OVERRUN, Diverged, replay_inputs, oracle_filter, recorded, replayable, shape_key, walk_key,
                                       with_adapter)
 from conformance.engine.explain import explanation, reproduces
 from conformance.engine.remembered import Remembered as _Remembered
@@ -454,7 +454,7 @@ def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy
         if walk is None:
             return False
         if hasattr(adapter, "prefetch"):
-            adapter.prefetch(configured, _asked(walk, base, plan, settings))
+            adapter.prefetch(configured, replay_inputs(walk, base, plan, settings))
         try:
             for blob, payload, other, status in walk:
                 count[0] += 1
@@ -475,27 +475,6 @@ def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy
             raise Unsatisfiable("no generated example was accepted (replayed)")
         return True
     return False
-
-
-def _asked(walk, base: str, plan, settings: dict) -> list:
-    """The inputs a replay of ``walk`` will run through the library, in order (those after
-    a divergence included: the search that takes over asks for them too)."""
-    out = []
-    for blob, payload, other, status in walk:
-        if status == "skip":
-            continue
-        if base == "invalid":
-            out.append(pickle.loads(payload)[0])
-            continue
-        inputs = pickle.loads(blob)
-        out.append(inputs)
-        if base == "invariance" and other is not None and other != OVERRUN:
-            out.append(pickle.loads(other))
-        elif base == "identity":
-            got = plan.identity(inputs, settings)
-            if got is not None:
-                out.append(got[0])
-    return out
 
 
 _DESCRIPTIONS = {

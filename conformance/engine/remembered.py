@@ -32,14 +32,14 @@ class Remembered:
         many = getattr(self._adapter, "run_many", None)
         if many is None:
             return
-        keys, todo = [], []
+        keys, todo = {}, []
         for x in inputs:
             try:
                 key = (self._setting, pickle.dumps(x, protocol=4))
             except Exception:
                 continue
             if key not in self._memo and key not in keys:
-                keys.append(key)
+                keys[key] = None
                 todo.append(x)
         if len(todo) < 2:
             return
