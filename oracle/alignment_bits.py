@@ -102,18 +102,25 @@ class BandedColumns:
                 bottom = 1 << (width - 1)
                 vp |= bottom
             row = get(b[j - 1])
-            eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask if row is not None else 0
+            if row is None:
+                eq = 0
+            elif off + width > block:     # the window reaches into the next block
+                eq = ((row[bi] >> off) | ((row[bi + 1] & ((1 << (off + width - block)) - 1)) << (block - off)))
+            else:
+                eq = (row[bi] >> off) & mask
             # one column of Myers' bit-vector update (Hyyro 2003, fig. 3), inlined (a call per
             # column was a tenth of a sweep): the match bits eq and the previous column's
             # vertical deltas (vp, vn) give this column's, and the horizontal delta of its top
-            # row (+1, 0, -1), the row above the window entering with horizontal delta +1
+            # row (+1, 0, -1), the row above the window entering with horizontal delta +1.
+            # ~x & mask is written (x ^ mask) & mask (no negative ints); hp may keep a carry
+            # bit above the window, which only meets & mask and & xv
             xv = eq | vn
             xh = (((eq & vp) + vp) ^ vp) | eq
-            hp = (vn | ~(xh | vp)) & mask
+            hp = vn | (xh | vp) ^ mask
             hn = vp & xh
             top += 1 if hp & 1 else (-1 if hn & 1 else 0)
             hp = (hp << 1) | 1
-            vp, vn = ((hn << 1) | ~(xv | hp)) & mask, hp & xv
+            vp, vn = ((hn << 1) | (xv | hp) ^ mask) & mask, hp & xv
             if j in keep:
                 kept[j] = (top, vp, vn)
         r = self.n - self.lo(m)
@@ -136,6 +143,7 @@ class BandedColumns:
         width = -self.kmin
         mask = (1 << width) - 1
         vp, vn, top, lo = mask, 0, 1, 1
+        bw = entering = 0                 # entering: the bit of the bottom row for a window of bw rows
         kept = {}
         if 0 in keep:
             kept[0] = (top, vp, vn, lo, width)
@@ -145,9 +153,11 @@ class BandedColumns:
         off, bi = 0, 0                    # row lo - 1 = bi * block + off
         for j in range(1, m + 1):
             if j - kmax >= 2:             # the window's top diagonal kmax: the top row leaves
-                vp |= 1 << width          # the row entering at the bottom: delta +1
-                top += 1 if vp & 2 else (-1 if vn & 2 else 0)
-                vp >>= 1
+                if width != bw:
+                    bw, entering = width, 1 << (width - 1)
+                # the row entering at the bottom has delta +1 (with one row, it is the row below the top)
+                top += 1 if vp & 2 or width == 1 else (-1 if vn & 2 else 0)
+                vp = (vp >> 1) | entering
                 vn >>= 1
                 lo += 1
                 off += 1
@@ -158,15 +168,20 @@ class BandedColumns:
                 mask = (1 << width) - 1
                 vp |= 1 << (width - 1)
             row = get(b[j - 1])
-            eq = ((row[bi] >> off) | (row[bi + 1] << (block - off))) & mask if row is not None else 0
+            if row is None:
+                eq = 0
+            elif off + width > block:
+                eq = ((row[bi] >> off) | ((row[bi + 1] & ((1 << (off + width - block)) - 1)) << (block - off)))
+            else:
+                eq = (row[bi] >> off) & mask
             # Myers' column update, as in ``run``
             xv = eq | vn
             xh = (((eq & vp) + vp) ^ vp) | eq
-            hp = (vn | ~(xh | vp)) & mask
+            hp = vn | (xh | vp) ^ mask
             hn = vp & xh
             top += 1 if hp & 1 else (-1 if hn & 1 else 0)
             hp = (hp << 1) | 1
-            vp, vn = ((hn << 1) | ~(xv | hp)) & mask, hp & xv
+            vp, vn = ((hn << 1) | (xv | hp) ^ mask) & mask, hp & xv
             cut = width
             while j > kmax and width > 1 and top + abs(delta - (j - lo)) > upper:   # the top row (once row 0,
                 # D(0, j) = j, has left the band: no cell of the column lies above it)

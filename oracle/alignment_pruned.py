@@ -100,18 +100,19 @@ class PrunedBand:
                 if store is not None:
                     store.append(pack(cur_lo, cur_c, cur_s, offset))
                 continue
-            # lb[t], t = k - kmin: G(J - k, J), extended past the column's rows by slope 1
-            t = J - (g0 + np.arange(len(gv))) - kmin
-            ok = (t >= 0) & (t < width)
-            lbk = np.full(width, INF, np.int64)
-            lbk[t[ok]] = gv[ok]
-            full = _lipschitz_fill(lbk)
+            # lb[t], t = k - kmin: G(J - k, J), extended past the column's rows by slope 1;
+            # row r is at t = J - r - kmin, so the reversed column gvr is G by ascending t
+            ta = J - kmin - (g0 + len(gv) - 1)
+            cut_lo, cut_hi = max(0, -ta), max(0, ta + len(gv) - width)   # rows outside the band
+            fill = _lipschitz_fill(gvr[cut_lo:len(gvr) - cut_hi])
+            ta += cut_lo
             # the segment's cells lie at rows >= cur_lo, so t <= J - kmin - cur_lo; the
-            # list covers the diagonals down to a margin below the current cells, the
-            # array the rest (rarely read)
+            # list covers the diagonals down to a margin below the current cells, ``_far``
+            # the rest (rarely read)
             t1 = min(width, J - kmin - cur_lo + 1)
             t0 = max(0, marks[mi - 1] + 1 - kmin - (cur_lo + len(cur_c)) - 2 * self.spacing)
-            lb = (full[t0:t1].tolist(), t0, t1, full)
+            far = (fill, ta)
+            lb = (_lb_range(fill, ta, t0, t1), t0, t1, far)
             cur_lo, cur_c, cur_s, seen = _columns(a, b, n, d, kmin, width, lb, marks[mi - 1] + 1, J, cur_lo,
                                                   cur_c, cur_s, store, pack, offset)
             visited += seen
@@ -205,7 +206,7 @@ def _columns(a, b, n: int, d: int, kmin: int, width: int, lb, j0: int, j1: int, 
     step: (r - 1, j - 1) is what row r - 1 read as (r - 1, j - 1)'s right neighbour,
     (r - 1, j) the cell just made. One call per segment between checkpoints (a call per
     column was a fifth of the DP's time)."""
-    part, t0, t1, full = lb
+    part, t0, t1, far = lb
     visited = 0
     for j in range(j0, j1 + 1):
         y = b[j - 1]
@@ -241,7 +242,7 @@ def _columns(a, b, n: int, d: int, kmin: int, width: int, lb, j0: int, j1: int, 
                     st |= us
             if c < INF:
                 t = base - r
-                if t < 0 or t >= width or c + (part[t - t0] if t0 <= t < t1 else int(full[t])) > d:
+                if t < 0 or t >= width or c + (part[t - t0] if t0 <= t < t1 else _far(far, t)) > d:
                     c = INF
             if c < INF:
                 if lo_r < 0:
@@ -283,6 +284,32 @@ def _tight_only(lo: int, c: list, s: list, g0: int, gv: np.ndarray, d: int):
         kc[r - first] = c[r - lo]
         ks[r - first] = s[r - lo]
     return first, kc, ks
+
+
+def _far(far: tuple, t: int) -> int:
+    """The bound at diagonal index t from (fill, ta): the 1-Lipschitz fill of a
+    column's G over ta .. ta + len(fill) - 1, extended by slope 1 on either side
+    (min_t' x[t'] + |t - t'| with every t' inside the range)."""
+    fill, ta = far
+    if not len(fill):
+        return INF
+    if t < ta:
+        return int(fill[0]) + ta - t
+    tb = ta + len(fill) - 1
+    return int(fill[-1]) + t - tb if t > tb else int(fill[t - ta])
+
+
+def _lb_range(fill: np.ndarray, ta: int, t0: int, t1: int) -> list:
+    """``_far`` over t0 <= t < t1, as a list."""
+    if not len(fill):
+        return [INF] * max(0, t1 - t0)
+    tb = ta + len(fill) - 1
+    a, b = max(t0, ta), min(t1 - 1, tb)
+    if a > b:
+        return [_far((fill, ta), t) for t in range(t0, t1)]
+    left = list(range(int(fill[0]) + ta - t0, int(fill[0]), -1)) if t0 < ta else []
+    right = list(range(int(fill[-1]) + 1, int(fill[-1]) + t1 - tb)) if t1 - 1 > tb else []
+    return left + fill[a - ta:b - ta + 1].tolist() + right
 
 
 def _lipschitz_fill(x: np.ndarray, slope: int = 1) -> np.ndarray:

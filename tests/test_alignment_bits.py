@@ -271,3 +271,58 @@ def test_medium_pairs_agree_with_the_linear_sweeps(seed, vocab, shape):
     want = W.sclite_walk(a, b, d)
     assert sclite_pruned(a, b, d, budget=1 << 30) == want
     assert sclite_pruned(a, b, d, budget=1 << 30, unit=band.unit) == want
+
+
+def _banded_dp_numpy(a, b, kmin, kmax, at):
+    """{j: D(., j) over rows 0..n} for j in ``at``, of the DP restricted to the band (cells
+    outside it infinite), column by column with NumPy: the diagonal and horizontal moves
+    elementwise, the vertical ones by a running minimum (D(i) = min over i' <= i of
+    C(i') + i - i')."""
+    import numpy as np
+    n = len(a)
+    big = 1 << 40
+    rows = np.arange(n + 1)
+    ai = np.array([hash(t) for t in a], dtype=np.int64)
+    prev = np.where(rows <= -kmin, rows, big)             # column 0: D(i, 0) = i inside the band
+    out = {0: prev} if 0 in at else {}
+    for j in range(1, len(b) + 1):
+        c = np.full(n + 1, big, np.int64)
+        c[0] = j
+        c[1:] = np.minimum(prev[:-1] + (ai != hash(b[j - 1])), prev[1:] + 1)
+        cur = np.minimum.accumulate(c - rows) + rows
+        k = j - rows
+        cur = np.where((k >= kmin) & (k <= kmax), np.minimum(cur, big), big)
+        prev = cur
+        if j in at:
+            out[j] = cur
+    return out
+
+
+@pytest.mark.parametrize("half", [24, 700])
+def test_windows_that_cross_row_blocks_hold_the_band_restricted_dp(half):
+    # a window's match bits are read from two row blocks of at least 4,096 rows; pairs
+    # of 5,000 tokens slide the window across a block boundary (with width 1,401 about
+    # a third of the columns read both blocks). Zipf-like vocabulary: the frequent
+    # tokens' blocks are dense ints
+    r = random.Random(11)
+    words = ["w%d" % k for k in range(200)]
+    weights = [1 / (k + 1) for k in range(200)]
+    a = r.choices(words, weights, k=5000)
+    b = [t if r.random() > 0.08 else r.choice(words) for t in a if r.random() > 0.02]
+    kmin, kmax = min(0, len(b) - len(a)) - half, max(0, len(b) - len(a)) + half
+    at = set(range(0, len(b) + 1, 97)) | {len(b)}
+    ref = _banded_dp_numpy(a, b, kmin, kmax, at)
+    cols = B.BandedColumns(a, b, kmin, kmax)
+    assert cols.block == 4096
+    got, kept = cols.run(at)
+    assert got == int(ref[len(b)][len(a)])
+    for j in sorted(at):
+        lo, vals = cols.column(j, kept[j])
+        assert vals.tolist() == ref[j][lo:lo + len(vals)].tolist(), j
+    # the pruned sweep at the banded value: the same D(n, m), and every kept value a
+    # real path's cost inside the band (>= the band-restricted DP)
+    pgot, pkept = B.BandedColumns(a, b, kmin, kmax).run_pruned(got, at)
+    assert pgot == got
+    for j in sorted(at):
+        lo, vals = cols.column(j, pkept[j])
+        assert (vals >= ref[j][lo:lo + len(vals)]).all(), j
