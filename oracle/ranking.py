@@ -366,18 +366,21 @@ def compute_ndcg(inputs, settings: dict) -> Result:
         top = p.ideal if settings["k"] == "none" else p.ideal[:k]
         known = ideals.get(top)
         if known is None:
+            # the class of this ideal vector: its form's key is hashed once per vector (a
+            # tuple of Fractions hashes slowly), two vectors of one form sharing the class
             ideal = _ideal_form(top, len(top))
-            known = ideals[top] = (ideal, tuple(sorted(ideal.items())))
-        ideal, key = known
+            key = tuple(sorted(ideal.items()))
+            entry = classes.get(key)
+            if ideal and entry is None:
+                if settings["negative"] == "ideal":
+                    ideal_sign(ideal)   # a negative term: the ideal DCG is not 0 (or a clear error)
+                classes[key] = entry = (_form_expr(ideal), {})
+            known = ideals[top] = (ideal, entry)
+        ideal, entry = known
         form = _dcg_form(p, k)
         if not ideal:
             per_query[q] = Fraction(0)
             continue
-        if settings["negative"] == "ideal" and key not in classes:
-            ideal_sign(ideal)   # a negative term: the ideal DCG is not 0 (or a clear error)
-        entry = classes.get(key)
-        if entry is None:
-            classes[key] = entry = (_form_expr(ideal), {})
         coeffs = entry[1]   # the DCG forms' coefficients per base, summed at the end
         for b, c in form.items():
             coeffs.setdefault(b, []).append(c)

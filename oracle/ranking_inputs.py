@@ -7,7 +7,7 @@ from bisect import bisect_left, bisect_right
 from decimal import Decimal
 from fractions import Fraction
 from itertools import repeat
-from operator import sub
+from operator import countOf, sub
 
 from .conventions import InputError
 from .trec import MAX_SCORE_TEXT, ScoreTexts, _beyond, _exponent_ok
@@ -211,7 +211,9 @@ class _Ranking:
         return out
 
 
-def _prepare_ranking(q, ranking, dup: str) -> _Ranking:
+def _prepare_ranking(q, ranking, dup: str, judged: int = 0) -> _Ranking:
+    """``judged``: how many documents the qrels judge for q (from ``_NUMPY_TABLE`` on, a
+    ranking of floats gets its NumPy arrays here)."""
     if type(ranking) is ScoreTexts:
         floats = ranking.floats()
         if floats is not None:  # read from a run file and checked there: decimal texts, finite floats
@@ -223,7 +225,23 @@ def _prepare_ranking(q, ranking, dup: str) -> _Ranking:
             d = next(d for d in ranking if not isinstance(d, str))
             raise InputError(f"run[{q!r}]: document id {d!r} is not a string", item=f"run[{q!r}]") from None
         scores = ranking
-        types = set(map(type, ranking.values()))
+        vals = ranking.values()
+        if countOf(map(type, vals), float) == len(ranking) and ranking:
+            # every score a Python float (one C-level pass, no set); a ranking searched by
+            # NumPy (``_Ranking.table``) gets its array now, which checks finiteness too
+            if judged >= _NUMPY_TABLE:
+                import numpy as np
+                arr = np.fromiter(vals, np.float64, len(ranking))
+                if np.isfinite(arr).all():
+                    rk = _Ranking(ranking, ranking, False, True)
+                    rk._array = (arr, np.sort(arr))
+                    return rk
+            elif math.isfinite(sum(vals)):
+                return _Ranking(ranking, ranking, False, True)
+            for d, s in ranking.items():
+                if not math.isfinite(s):
+                    raise _bad_score(_where(q, d), s)
+        types = set(map(type, vals))
         if types <= {float, int}:
             try:
                 ok = math.isfinite(sum(ranking.values())) if float in types else True
@@ -344,5 +362,5 @@ def _check_exact(inputs, dup: str):
     for q, ranking in run.items():
         if not isinstance(q, str):
             raise InputError(f"run: query id {q!r} is not a string", item="run")
-        prepared[q] = _prepare_ranking(q, ranking, dup)
+        prepared[q] = _prepare_ranking(q, ranking, dup, len(qrels.get(q, ())))
     return qrels, prepared
