@@ -97,12 +97,13 @@ class _Ranking:
     """One query's ranking: docs in input order with their scores, sort keys and
     (for non-float scores) exact values on demand."""
 
-    __slots__ = ("scores", "keys", "rounded", "_asc", "_table", "_tied", "_sorted", "_floats", "_array")
+    __slots__ = ("scores", "keys", "rounded", "_asc", "_table", "_tied", "_sorted", "_floats", "_array", "_distinct",
+                 "_docs")
 
     def __init__(self, scores: dict, keys: dict, rounded: bool, floats: bool | None = None):
         """``floats``: every key is a Python float (None: not known yet)."""
         self.scores, self.keys, self.rounded, self._asc, self._table = scores, keys, rounded, None, None
-        self._tied = self._sorted = self._array = None
+        self._tied = self._sorted = self._array = self._distinct = self._docs = None
         self._floats = floats
 
     def _keys_array(self):
@@ -145,7 +146,7 @@ class _Ranking:
             else:
                 vals = list(self.keys.values())
                 order = sorted(range(len(vals)), key=vals.__getitem__)
-            self._tied = (list(self.keys), order)
+            self._tied = (self._docs or list(self.keys), order)
         docs, order = self._tied
         asc = self.asc
         return list(map(docs.__getitem__, order[bisect_left(asc, key):bisect_right(asc, key)]))
@@ -163,7 +164,7 @@ class _Ranking:
         at = np.searchsorted(wanted, arr)     # each key's place among the wanted ones
         np.minimum(at, len(keys) - 1, out=at)
         pos = np.flatnonzero(wanted[at] == arr)
-        docs = list(self.keys)
+        docs = self._docs or list(self.keys)
         out: dict = {}
         for p, k in zip(pos.tolist(), arr[pos].tolist()):   # input order
             group = out.get(k)
@@ -199,8 +200,11 @@ class _Ranking:
             import numpy as np
             asc = ka[1]
             ss = np.fromiter(map(keys.__getitem__, docs), np.float64, n)
-            his = np.searchsorted(asc, ss, "right")
-            out = (docs, (len(keys) + 1 - his).tolist(), (his - np.searchsorted(asc, ss, "left")).tolist())
+            his = asc.searchsorted(ss, "right")
+            if self._distinct is None:   # no two keys equal: every size is 1 (one search, not two)
+                self._distinct = not (asc[1:] == asc[:-1]).any()
+            sizes = [1] * n if self._distinct else (his - asc.searchsorted(ss, "left")).tolist()
+            out = (docs, (len(keys) + 1 - his).tolist(), sizes)
         else:
             asc = self.asc
             ss = list(map(keys.__getitem__, docs))
@@ -219,8 +223,9 @@ def _prepare_ranking(q, ranking, dup: str, judged: int = 0) -> _Ranking:
         if floats is not None:  # read from a run file and checked there: decimal texts, finite floats
             return _Ranking(ranking, floats, True, True)
     if isinstance(ranking, dict):
+        docs = list(ranking)
         try:
-            "".join(ranking)   # every document id a string (one C-level pass)
+            "".join(docs)   # every document id a string (one C-level pass)
         except TypeError:
             d = next(d for d in ranking if not isinstance(d, str))
             raise InputError(f"run[{q!r}]: document id {d!r} is not a string", item=f"run[{q!r}]") from None
@@ -235,6 +240,7 @@ def _prepare_ranking(q, ranking, dup: str, judged: int = 0) -> _Ranking:
                 if np.isfinite(arr).all():
                     rk = _Ranking(ranking, ranking, False, True)
                     rk._array = (arr, np.sort(arr))
+                    rk._docs = docs   # the list join made (a tie's group reads documents by position)
                     return rk
             elif math.isfinite(sum(vals)):
                 return _Ranking(ranking, ranking, False, True)
@@ -308,10 +314,10 @@ def _check_qrels(qrels) -> None:
         if not isinstance(judged, dict):
             raise InputError(f"qrels[{q!r}]: expected an object {{document: grade}}, got {type(judged).__name__}",
                              item=f"qrels[{q!r}]")
-        if set(map(type, judged)) - {str}:
+        if countOf(map(type, judged), str) != len(judged):
             d = next(d for d in judged if type(d) is not str)
             raise InputError(f"qrels[{q!r}]: document id {d!r} is not a string", item=f"qrels[{q!r}]")
-        if set(map(type, judged.values())) - {int}:
+        if countOf(map(type, judged.values()), int) != len(judged):
             d, g = next((d, g) for d, g in judged.items() if type(g) is not int)
             where = f"qrels[{q!r}][{d!r}]"
             raise InputError(f"{where}: expected an integer grade, got {type(g).__name__} {g!r}", item=where)

@@ -10,7 +10,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import chain, compress, repeat, takewhile
 from math import comb, lcm
-from operator import itemgetter, mul
+from operator import and_, itemgetter, mul
 
 from .conventions import InputError
 from .ranking_forms import (_add_discounted, _add_form, _as_form, _base_exp, _discount, _form_expr,  # noqa: F401
@@ -316,7 +316,7 @@ def _tie_broken(rk: _Ranking, docs: list, ranks: list, sizes: list, sel: list, r
     form its tie group (a larger key is a larger score: rounding is monotone)."""
     ranks = list(ranks)
     keys, scores = rk.keys, rk.scores
-    tied = [i for i, size in enumerate(sizes) if size > 1 and sel[i]]
+    tied = list(compress(range(len(sizes)), map(and_, map((1).__lt__, sizes), sel)))   # tied members
     groups = rk.sharing_each({keys[docs[i]] for i in tied})
     for i in tied:
         d = docs[i]
