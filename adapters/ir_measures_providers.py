@@ -41,6 +41,9 @@ class IRMeasuresCwlEval(IRMeasures):
     as the C/W/L framework's rulers compute them."""
     name = "ir_measures-cwl_eval"
     provider = "cwl_eval"
+    # cwl's APCWLMetric.c_vector (cwl/ruler/measures/cwl_ap.py:46-66) sums a 1,000-entry vector
+    # per rank, about 50 ms a query whatever its length: its units start first
+    schedule_weight = 8.0
     capabilities = {m: _caps(m, dict(_TREC_CAPS, score_precision=("float64",))) for m in _CWL_MEASURES}
     # the provider's measures: P@k with a cutoff, AP and RR of the whole ranking
     # (providers/cwl_eval.py:39-41: _P(cutoff=Any()), _RR(cutoff=NOT_PROVIDED), _AP(cutoff=NOT_PROVIDED))

@@ -98,6 +98,7 @@ class Ranx(Adapter):
     issues = "https://github.com/AmenRa/ranx/issues"
     versions = ">=0.3.0,<0.4"
     matrix_versions = ("0.3.8", "0.3.21")
+    schedule_weight = 2.5   # numba compiles each metric's kernels on their first call (seconds each)
     capabilities = {
         "hit_rate": dict(_COMMON_CAPS),
         "reciprocal_rank": dict(_COMMON_CAPS),

@@ -48,10 +48,12 @@ def cmd_run(args) -> int:
     if args.timeout <= 0 or args.memory <= 0:
         raise UsageError("--timeout and --memory must be positive")
     limits = Limits(timeout=args.timeout, memory=int(args.memory * 1024 ** 2), enabled=not args.no_isolation)
+    from conformance.engine.schedule import previous_seconds
+    previous = previous_seconds(args.report)   # the last run's unit times, read before it is replaced
     try:
         with _signals_interrupt():
             records = run_all(adapters, specs, metrics=args.metric, examples=args.examples, jobs=jobs,
-                              case_paths=args.cases, progress=progress, limits=limits)
+                              case_paths=args.cases, progress=progress, limits=limits, previous=previous)
     except Interrupted as stop:
         return _write_incomplete(args, adapters, unavailable, stop)
     if progress and sys.stderr.isatty():

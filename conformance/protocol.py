@@ -112,6 +112,9 @@ class Adapter:
     versions: str = ""
     # profile values of some releases only (``Era``), applied over ``profiles``
     eras: tuple = ()
+    # how much longer than a typical adapter's this one's units take when no previous report
+    # says (``conformance.engine.schedule``: the slow ones start first); it orders, never judges
+    schedule_weight: float = 1.0
 
     # -- availability and info
     def available(self) -> tuple[bool, str]:

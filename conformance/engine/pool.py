@@ -43,16 +43,19 @@ class _AffinityQueue:
     that adapter has units left: a library's warm-up (imports, numba's compilation,
     torch's first calls) happens in one library worker instead of one per engine worker
     (ranx alone: 56 s of work spread over two workers, 43 s in one). A free worker
-    takes the adapter with the most units that no other worker holds; when every
-    remaining adapter is held, it shares the one with the most units left. Within an
-    adapter the divergence unit (often its longest) goes first."""
+    takes the adapter with the most estimated work left that no other worker holds;
+    when every remaining adapter is held, it shares the one with the most work left,
+    taking its shortest unit. Within an adapter the units go longest first
+    (``conformance.engine.schedule``; without estimates, the divergence unit first)."""
 
-    def __init__(self, units):
+    def __init__(self, units, estimate=None):
+        self.estimate = estimate or (lambda u: 1.0 + (u.part == "divergence"))
         self.left: dict[str, list] = {}
         for u in units:
             self.left.setdefault(u.adapter, []).append(u)
         for us in self.left.values():
-            us.sort(key=lambda u: u.part != "divergence")
+            us.sort(key=lambda u: -self.estimate(u))   # stable: plan order among equals
+        self.work = {a: sum(map(self.estimate, us)) for a, us in self.left.items()}
 
     def __len__(self) -> int:
         return sum(len(v) for v in self.left.values())
@@ -63,18 +66,20 @@ class _AffinityQueue:
         if not self.left:
             return None
         free = [a for a in self.left if a not in held]
-        pick = max(free or self.left, key=lambda a: len(self.left[a]))
+        pick = max(free or self.left, key=self.work.__getitem__)
         return self._pop(pick) if free else self._pop(pick, last=True)
 
     def _pop(self, adapter: str, last: bool = False):
         us = self.left[adapter]
         u = us.pop() if last else us.pop(0)
+        self.work[adapter] -= self.estimate(u)
         if not us:
             del self.left[adapter]
         return u
 
 
-def run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, records, note, engine) -> None:
+def run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, records, note, engine,
+               estimate=None) -> None:
     """The units in ``jobs`` worker processes, one single-process pool each, fed by
     ``_AffinityQueue``. A worker that dies (an engine bug, the kernel's OOM killer)
     costs the unit it ran an error record and is replaced; the other workers go on.
@@ -95,7 +100,7 @@ def run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, recor
                                        initializer=_ignore_sigint)
         return ProcessPoolExecutor(max_workers=1, initializer=_init_spawned, initargs=(specs, engine.init_worker))
 
-    queue = _AffinityQueue(units)
+    queue = _AffinityQueue(units, estimate)
     pools = [new_pool() for _ in range(max(1, min(jobs, len(units))))]
     current: list = [None] * len(pools)
     running: dict = {}

@@ -357,9 +357,11 @@ def _run_divergence_unit(a, unit: Unit, known, examples: int) -> list[Record]:
 
 def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs: int = 1,
             case_paths=None, progress: Callable[[str], None] | None = None,
-            limits: Limits | None = None) -> list[Record]:
+            limits: Limits | None = None, previous: dict | None = None) -> list[Record]:
     """Every unit of every adapter; with ``limits`` (the default ones when None), each
-    library call in a worker process under them (``conformance.engine.isolation``)."""
+    library call in a worker process under them (``conformance.engine.isolation``).
+    ``previous``: the seconds a previous report gives each (adapter, metric, kind), which
+    orders the units among the workers (``conformance.engine.schedule``)."""
     limits = limits or Limits()
     cases = load_cases(case_paths)
     units = plan_units(adapters, metrics, cases)
@@ -388,7 +390,9 @@ def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs:
             from conformance.engine.pool import run_pooled
             engine = SimpleNamespace(ADAPTERS=_ADAPTERS, base_record=_base_record, check_stop=_check_stop,
                                      run_unit=run_unit, init_worker=_init_worker)
-            run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, records, note, engine)
+            from conformance.engine.schedule import estimator
+            run_pooled(units, adapters, specs, jobs, examples, case_paths, limits, records, note, engine,
+                       estimator(previous or {}, adapters))
     except KeyboardInterrupt as e:   # SIGINT, or SIGTERM / SIGHUP turned into it by the CLI
         records.sort(key=_record_order)
         raise Interrupted(str(e) or "SIGINT", records, done, len(units)) from None
