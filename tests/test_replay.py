@@ -173,3 +173,47 @@ def test_weighted_inputs_of_settings_that_draw_alike_have_one_walk_shape(metric)
     else:
         assert shape(no_relevant="zero") == shape(no_relevant="undefined")
     assert shape() is not None
+
+
+def _trace(n):
+    import pickle
+    from conformance.engine.draws import Walk
+    return Walk([(pickle.dumps({"x": i}, protocol=4), True, pickle.dumps(None, protocol=4), None)
+                 for i in range(n)])
+
+
+class _Filter:
+    """A filter with its library part apart (as ``with_adapter`` makes one for an adapter
+    behind isolation): the library refuses inputs from ``refuse_from`` on, and every
+    input prefetched is counted."""
+
+    def __init__(self, refuse_from):
+        self.refuse_from, self.prefetched = refuse_from, []
+
+    def inner(self, x):
+        return True, None
+
+    def library(self, x, ok, payload):
+        return (x["x"] < self.refuse_from), payload
+
+    def prefetch(self, pairs):
+        self.prefetched.extend(x["x"] for x, _ in pairs)
+
+    def __call__(self, x):
+        return self.library(x, *self.inner(x))
+
+
+def test_a_trace_the_filter_leaves_early_costs_few_library_calls():
+    # a trace recorded under another adapter's filter: this one refuses its sixth example,
+    # so the trace is not this filter's walk; the library was asked for the first few
+    # examples only (messages of 4, 8, ...), not for all 200 (256 calls of 80 ms each for
+    # ir_measures' cwl_eval AP, where its own walk needed 47)
+    from conformance.engine.draws import _refiltered
+    f = _Filter(refuse_from=5)
+    assert _refiltered(_trace(200), f, ("key", "left-early")) is None
+    assert f.prefetched == list(range(12))
+    # a trace the filter walks as recorded: every example asked for once, in order
+    g = _Filter(refuse_from=10 ** 9)
+    walk = _refiltered(_trace(200), g, ("key", "kept"))
+    assert walk is not None and len(walk) == 200
+    assert g.prefetched == list(range(200))
