@@ -301,7 +301,7 @@ def _banded_dp_numpy(a, b, kmin, kmax, at):
 @pytest.mark.parametrize("half", [24, 700])
 def test_windows_that_cross_row_blocks_hold_the_band_restricted_dp(half):
     # a window's match bits are read from two row blocks of at least 4,096 rows; pairs
-    # of 5,000 tokens slide the window across a block boundary (with width 1,401 about
+    # of 5,000 tokens slide the window across a block boundary (with width 1,506 about
     # a third of the columns read both blocks). Zipf-like vocabulary: the frequent
     # tokens' blocks are dense ints
     r = random.Random(11)
