@@ -298,3 +298,17 @@ def test_discounted_sums_equal_their_definition(pairs):
     Q._add_form(merged, _reference_form(pairs))
     Q._add_form(merged, _reference_form(pairs), Fraction(-1, 3))
     assert {b: c for b, c in merged.items() if c} == {b: c * Fraction(2, 3) for b, c in _reference_form(pairs).items()}
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan")])
+def test_a_non_finite_score_is_named_where_the_arrays_are_made_at_the_check(bad):
+    # a query with 32 judged documents or more gets its NumPy arrays when its ranking is
+    # checked (finiteness read from the array): the error names the score as elsewhere
+    from oracle.conventions import InputError
+    run = {"q1": {f"d{j}": float(j) for j in range(60)}}
+    run["q1"]["d17"] = bad
+    qrels = {"q1": {f"d{j}": j % 3 for j in range(40)}}
+    for few in (qrels, {"q1": {"d1": 1}}):          # the array path and the sum path
+        with pytest.raises(InputError) as e:
+            R.compute_many({"qrels": few, "run": run}, [("average_precision", {})])
+        assert "d17" in str(e.value) and "run" in str(e.value)
