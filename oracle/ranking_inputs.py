@@ -160,10 +160,17 @@ class _Ranking:
             return {k: self.sharing(k) for k in keys}
         import numpy as np
         arr = ka[0]
-        wanted = np.fromiter(sorted(keys), np.float64, len(keys))
-        at = np.searchsorted(wanted, arr)     # each key's place among the wanted ones
-        np.minimum(at, len(keys) - 1, out=at)
-        pos = np.flatnonzero(wanted[at] == arr)
+        if len(keys) <= 12:   # one vectorised comparison per key (a search of few keys mispredicts)
+            it = iter(keys)
+            hit = arr == next(it)
+            for k in it:
+                hit |= arr == k
+            pos = np.flatnonzero(hit)
+        else:
+            wanted = np.fromiter(sorted(keys), np.float64, len(keys))
+            at = np.searchsorted(wanted, arr)     # each key's place among the wanted ones
+            np.minimum(at, len(keys) - 1, out=at)
+            pos = np.flatnonzero(wanted[at] == arr)
         docs = self._docs or list(self.keys)
         out: dict = {}
         for p, k in zip(pos.tolist(), arr[pos].tolist()):   # input order
