@@ -300,16 +300,16 @@ def _far(far: tuple, t: int) -> int:
 
 
 def _lb_range(fill: np.ndarray, ta: int, t0: int, t1: int) -> list:
-    """``_far`` over t0 <= t < t1, as a list."""
+    """``_far`` over t0 <= t < t1, as a list: slope-1 ranges left of ta and right of the
+    fill's last index, the fill's own values between."""
     if not len(fill):
         return [INF] * max(0, t1 - t0)
     tb = ta + len(fill) - 1
-    a, b = max(t0, ta), min(t1 - 1, tb)
-    if a > b:
-        return [_far((fill, ta), t) for t in range(t0, t1)]
-    left = list(range(int(fill[0]) + ta - t0, int(fill[0]), -1)) if t0 < ta else []
-    right = list(range(int(fill[-1]) + 1, int(fill[-1]) + t1 - tb)) if t1 - 1 > tb else []
-    return left + fill[a - ta:b - ta + 1].tolist() + right
+    f0, f1 = int(fill[0]), int(fill[-1])
+    left = list(range(f0 + ta - t0, f0 + ta - min(t1, ta), -1))            # t0 <= t < min(t1, ta)
+    mid = fill[max(t0, ta) - ta:max(0, min(t1, tb + 1) - ta)].tolist()
+    right = list(range(f1 + max(t0, tb + 1) - tb, f1 + t1 - tb))            # max(t0, tb + 1) <= t < t1
+    return left + mid + right
 
 
 def _lipschitz_fill(x: np.ndarray, slope: int = 1) -> np.ndarray:

@@ -241,19 +241,18 @@ def _prepare_ranking(q, ranking, dup: str, judged: int = 0) -> _Ranking:
         if countOf(map(type, vals), float) == len(ranking) and ranking:
             # every score a Python float (one C-level pass, no set); a ranking searched by
             # NumPy (``_Ranking.table``) gets its array now, which checks finiteness too
+            rk = _Ranking(ranking, ranking, False, True)
             if judged >= _NUMPY_TABLE:
                 import numpy as np
-                arr = np.fromiter(vals, np.float64, len(ranking))
-                if np.isfinite(arr).all():
-                    rk = _Ranking(ranking, ranking, False, True)
-                    rk._array = (arr, np.sort(arr))
+                if np.isfinite(rk._keys_array()[0]).all():
                     rk._docs = docs   # the list join made (a tie's group reads documents by position)
                     return rk
             elif math.isfinite(sum(vals)):
-                return _Ranking(ranking, ranking, False, True)
+                return rk
             for d, s in ranking.items():
                 if not math.isfinite(s):
                     raise _bad_score(_where(q, d), s)
+            return rk   # finite scores whose sum overflowed
         types = set(map(type, vals))
         if types <= {float, int}:
             try:

@@ -326,3 +326,15 @@ def test_windows_that_cross_row_blocks_hold_the_band_restricted_dp(half):
     for j in sorted(at):
         lo, vals = cols.column(j, pkept[j])
         assert (vals >= ref[j][lo:lo + len(vals)]).all(), j
+
+
+def test_the_bound_over_a_range_is_the_bound_at_each_diagonal():
+    # _lb_range (slope-1 ranges either side of the fill, its values between) against _far
+    # one diagonal at a time, for ranges left of, across, inside and right of the fill
+    import numpy as np
+    fill = np.array([5, 4, 4, 5, 6, 6, 7], dtype=np.int64)
+    for ta in (0, 3, 10):
+        for t0 in range(0, 22):
+            for t1 in range(t0 - 1, 24):
+                assert P._lb_range(fill, ta, t0, t1) == [P._far((fill, ta), t) for t in range(t0, t1)], (ta, t0, t1)
+    assert P._lb_range(np.array([], dtype=np.int64), 0, 2, 5) == [B.INF] * 3
