@@ -48,6 +48,8 @@ def cmd_run(args) -> int:
     if args.timeout <= 0 or args.memory <= 0:
         raise UsageError("--timeout and --memory must be positive")
     limits = Limits(timeout=args.timeout, memory=int(args.memory * 1024 ** 2), enabled=not args.no_isolation)
+    if args.no_cache:
+        os.environ["METRIC_CONFORMANCE_NO_CACHE"] = "1"   # the engine's workers read it too
     from conformance.engine.schedule import previous_seconds
     previous = previous_seconds(args.report)   # the last run's unit times, read before it is replaced
     try:
@@ -335,6 +337,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="MB of resident memory a library's worker may use (default %(default)g)")
     r.add_argument("--no-isolation", action="store_true",
                    help="call the libraries in the engine's own process (no worker, no limits)")
+    r.add_argument("--no-cache", action="store_true",
+                   help="generate every search's inputs again instead of reading those an earlier run of the "
+                        "same code kept ($METRIC_CONFORMANCE_CACHE/searches; the values judged are the same)")
     r.set_defaults(fn=cmd_run)
 
     l = sub.add_parser("list", help="metrics with their knobs, adapters with versions")

@@ -5,6 +5,9 @@ from hypothesis import settings
 import conformance.plugin  # noqa: F401  registers the profiles even when the plugin is not installed
 
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+# every test generates its searches' inputs itself (``conformance.engine.store`` off): a test's
+# outcome must not depend on what an earlier run left in the user's cache
+os.environ.setdefault("METRIC_CONFORMANCE_NO_CACHE", "1")
 
 pytest_plugins = ["pytester"]
 

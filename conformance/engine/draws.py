@@ -30,12 +30,14 @@ from collections import OrderedDict
 from hypothesis import given, reject, seed, strategies as st
 from hypothesis.errors import Unsatisfiable
 
+from conformance.engine import store
 from oracle.conventions import ConventionError, InputError
 
 _CACHE: OrderedDict = OrderedDict()
 _LIMIT = 4096          # walks kept per process (a few KB each)
 _TRACES: dict = {}     # shape_key -> the last walks of that shape, every example with its status
 _TRACES_PER_SHAPE = 6
+_LOADED: set = set()   # shapes whose stored traces this process has read (``conformance.engine.store``)
 
 
 OVERRUN = "overrun"    # the example ended while its transformation was drawn (compared by value)
@@ -85,6 +87,9 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
+    if shape is not None and shape not in _TRACES and shape not in _LOADED:
+        _LOADED.add(shape)
+        _TRACES[shape] = [Walk(entries, unsat) for entries, unsat in store.load_traces(shape)]
     for trace in _TRACES.get(shape, ()) if shape is not None else ():
         walk = _refiltered(trace, accept, key)
         if walk is not None:
@@ -117,6 +122,7 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
         kept = _TRACES.setdefault(shape, [])
         kept.append(trace)
         del kept[:-_TRACES_PER_SHAPE]
+        store.save_trace(shape, list(trace), trace.unsatisfiable)
         while len(_TRACES) > _LIMIT // 8:
             _TRACES.pop(next(iter(_TRACES)))
     return _refiltered(trace, None, key)
@@ -201,6 +207,18 @@ class _Opaque(Exception):
     pass
 
 
+def _code(code) -> tuple:
+    """A code object by what it is, the same in every process of one source tree (not by
+    its address, which a later code object can take once this one is freed): where it
+    starts, its bytecode, the names it reads, its plain constants and the code objects
+    among its constants (its lambdas and inner functions), the same way."""
+    import hashlib
+    consts = tuple(_code(c) if hasattr(c, "co_code") else repr(c) for c in code.co_consts
+                   if hasattr(c, "co_code") or isinstance(c, _PLAIN))
+    return (code.co_name, code.co_firstlineno, hashlib.sha256(code.co_code).hexdigest()[:16], code.co_names,
+            consts)
+
+
 _PLAIN = (bool, int, float, str, bytes, type(None))
 
 
@@ -222,7 +240,7 @@ def _fingerprint(obj, depth: int = 0, seen: set | None = None) -> tuple:
         return tuple(x for k, v in sorted(obj.items(), key=lambda kv: repr(kv[0]))
                      for x in (repr(k),) + _fingerprint(v, depth + 1, seen))
     if isinstance(obj, types.FunctionType):
-        out = (obj.__module__, obj.__qualname__, id(obj.__code__))
+        out = (obj.__module__, obj.__qualname__) + _code(obj.__code__)
         for cell in obj.__closure__ or ():
             try:
                 out += _fingerprint(cell.cell_contents, depth + 1, seen)
@@ -260,6 +278,10 @@ def find_walk(strategy, hs) -> list | None:
     if key in _FINDS:
         _FINDS.move_to_end(key)
         return _FINDS[key]
+    kept = store.load("find", key)
+    if isinstance(kept, list):
+        _FINDS[key] = kept
+        return kept
     out: list = []
 
     def never(x) -> bool:
@@ -268,6 +290,7 @@ def find_walk(strategy, hs) -> list | None:
     try:
         find(strategy, never, settings=hs)
     except NoSuchExample:
+        store.save("find", key, out)
         _FINDS[key] = out
         while len(_FINDS) > _LIMIT // 8:
             _FINDS.popitem(last=False)
