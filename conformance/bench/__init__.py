@@ -8,6 +8,7 @@ them alike; the report gives medians and the ratio oracle / fastest peer.
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -35,13 +36,14 @@ def _import_time(repeat: int) -> dict:
             "median_s": {"oracle": statistics.median(times)}, "ratios": {}, "target": "< 0.1 s"}
 
 
-def _cli_time(name: str, description: str, args: list, repeat: int, target: str) -> dict:
+def _cli_time(name: str, description: str, args: list, repeat: int, target: str, env: dict | None = None) -> dict:
     """Wall time of one ``metric-conformance`` command in a fresh process (median of
     ``repeat``), as a user waits for it."""
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "conformance", *args], capture_output=True, text=True)
+        done = subprocess.run([sys.executable, "-m", "conformance", *args], capture_output=True, text=True,
+                              env={**os.environ, **(env or {})})
         times.append(time.perf_counter() - t)
         if done.returncode not in (0, 1):
             raise RuntimeError(f"{name}: exit {done.returncode}: {done.stderr[-500:]}")
@@ -51,7 +53,10 @@ def _cli_time(name: str, description: str, args: list, repeat: int, target: str)
 
 def _suite_times(repeat: int, chosen) -> list[dict]:
     """The suite's own speed: the whole default ``run`` (every adapter installed, one
-    process per core, a report written) and ``explain --value`` on one BLEU value."""
+    process per core, a report written), first with an empty store of searches
+    (``conformance.engine.store``: a fresh machine, or a change to the code), then again
+    with what that run kept (a user's next run of the same code); and ``explain --value``
+    on one BLEU value."""
     import tempfile
     out = []
     if not chosen or "explain-value" in chosen:
@@ -60,11 +65,14 @@ def _suite_times(repeat: int, chosen) -> list[dict]:
                              "(sacrebleu's lower-cased BLEU of one segment: found as case=lower, smoothing=exp, "
                              "percent), fresh process", ["explain", "--metric", "bleu", "--inputs", inputs,
                                                         "--value", "19.130147081392227"], max(3, repeat), "< 2 s"))
-    if not chosen or "run-suite" in chosen:
+    if not chosen or "run-suite" in chosen or "run-suite-kept" in chosen:
         with tempfile.TemporaryDirectory(prefix="bench-run-") as tmp:
+            env = {"METRIC_CONFORMANCE_CACHE": tmp, "METRIC_CONFORMANCE_NO_CACHE": ""}
             out.append(_cli_time("run-suite", "`metric-conformance run` at default settings, every installed "
-                                 "adapter, all cores, report written (once)",
-                                 ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, "< 120 s"))
+                                 "adapter, all cores, report written, an empty store of searches (once)",
+                                 ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, "< 120 s", env))
+            out.append(_cli_time("run-suite-kept", "the same run again, reading the searches the first one kept "
+                                 "(once)", ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, "< 120 s", env))
     return out
 
 
