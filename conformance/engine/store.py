@@ -81,7 +81,7 @@ def _dir() -> Path | None:
         d.mkdir(parents=True, exist_ok=True)
         os.utime(d)
         _prune(base, d)
-    except OSError:
+    except Exception:   # no home directory, a read-only one, a file in the way: no store
         d = None
     _state["dir"] = d
     return d
