@@ -3,6 +3,8 @@ import os
 from hypothesis import settings
 
 import conformance.plugin  # noqa: F401  registers the profiles even when the plugin is not installed
+import conformance.engine.search  # noqa: F401  hypothesis's draws without the local modules' constants, in every
+#                                   worker from the start: a test's inputs must not depend on the files run before it
 
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # every test generates its searches' inputs itself (``conformance.engine.store`` off): a test's

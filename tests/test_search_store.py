@@ -157,3 +157,33 @@ def test_a_strategy_shape_is_named_alike_in_two_processes():
             for _ in range(2)]
     assert outs[0] == outs[1] and outs[0].startswith("(")
     assert store.storable(eval(outs[0]))      # no object address in it
+
+
+def test_a_walk_does_not_depend_on_the_modules_loaded_before_it(tmp_path, monkeypatch):
+    """Hypothesis draws constants from the source of the local modules loaded so far; the
+    engine pins them (``conformance.engine.search``), so importing a module with new
+    constants changes no walk."""
+    import importlib
+    from hypothesis import given, strategies as st
+    from conformance.engine.search import search_settings
+
+    def walk():
+        seen = []
+
+        @search_settings(200)
+        @given(st.integers(0, 10 ** 9), st.text(max_size=8))
+        def t(n, s):
+            seen.append((n, s))
+        t()
+        return seen
+    before = walk()
+    # a local module full of constants, as a newly imported module of this project would be
+    (tmp_path / "constants_probe_mod.py").write_text(
+        "".join(f"C{i} = {v!r}\n" for i, v in enumerate([123456789, 987654321, 5550123, 31337, 4242424,
+                                                          "zqxjv", "probe", "mmmm", "x1y2"])))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("constants_probe_mod")
+    try:
+        assert walk() == before
+    finally:
+        sys.modules.pop("constants_probe_mod", None)

@@ -20,3 +20,23 @@ def search_settings(max_examples: int) -> settings:
     return settings(max_examples=max(int(max_examples), 1), derandomize=True, database=None, deadline=None,
                     print_blob=False, report_multiple_bugs=False, suppress_health_check=list(HealthCheck),
                     phases=PHASES)
+
+
+def _pin_local_constants() -> None:
+    """Hypothesis (6.131 on) also draws, now and then, constants it reads from the source of
+    the *local* modules loaded so far (this project's among them, not site-packages), so a
+    derandomized search walks different inputs depending on which modules the process has
+    imported: a pytest worker that ran other files first, an engine worker that ran other
+    adapters. The engine's searches draw from hypothesis's global constants alone, so that
+    a walk is a function of the code and the seed, the same in every process (what the
+    replays and the store of searches rely on)."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        empty = providers.Constants()
+        providers._get_local_constants = lambda: empty
+        providers.CONSTANTS_CACHE.cache.clear()
+    except Exception:   # another hypothesis: its generation as it is
+        pass
+
+
+_pin_local_constants()
