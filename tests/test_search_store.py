@@ -21,7 +21,6 @@ def _fresh_process_state():
     """As a new process starts: no walk, trace, find walk or divergence finding in memory."""
     for kept in (draws._CACHE, draws._TRACES, draws._FINDS, divergence._FOUND):
         kept.clear()
-    draws._LOADED.clear()
     divergence._NEVER.clear()
     store._state.clear()
 
@@ -85,8 +84,7 @@ def test_a_stored_input_the_library_no_longer_follows_is_searched_again(pytrec, 
     a, known = pytrec
     first = _records(a, known)
     # the stored separating inputs, each made into one that separates no two settings
-    import pickle
-    plain = pickle.dumps({"qrels": {"q1": {"d1": 1}}, "run": {"q1": {"d1": 1.0}}}, protocol=4)
+    plain = {"qrels": {"q1": {"d1": 1}}, "run": {"q1": {"d1": 1.0}}}
     kept = list(store._dir().glob("separating/*"))
     assert kept
     for p in kept:

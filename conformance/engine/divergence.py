@@ -110,13 +110,10 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
 
     # the input this very search found and shrank in an earlier run of the same code
     # (``conformance.engine.store``), checked again: it separates, and the library follows
-    identity = None if follows is None else getattr(follows, "identity", None)
-    stored = (never, identity) if follows is None or identity is not None else None
-    kept = store.load("separating", stored) if stored is not None else None
-    x = None
-    if isinstance(kept, bytes):
+    stored = (never, None if follows is None else follows.identity)
+    x = store.load("separating", stored)
+    if x is not None:
         try:
-            x = pickle.loads(kept)
             x = x if separates(x) else None
         except Exception:
             x = None
@@ -128,8 +125,7 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
                 _NEVER.add(never)
                 store.save("never", never, True)
             return None
-        if stored is not None:
-            store.save("separating", stored, pickle.dumps(x, protocol=4))
+        store.save("separating", stored, x)
     found = _FOUND.setdefault(key, [])
     if len(found) < 4:
         found.append(x)

@@ -24,6 +24,7 @@ work, repeated for every property and adapter).
 """
 from __future__ import annotations
 
+import hashlib
 import pickle
 from collections import OrderedDict
 
@@ -37,7 +38,6 @@ _CACHE: OrderedDict = OrderedDict()
 _LIMIT = 4096          # walks kept per process (a few KB each)
 _TRACES: dict = {}     # shape_key -> the last walks of that shape, every example with its status
 _TRACES_PER_SHAPE = 6
-_LOADED: set = set()   # shapes whose stored traces this process has read (``conformance.engine.store``)
 
 
 OVERRUN = "overrun"    # the example ended while its transformation was drawn (compared by value)
@@ -87,8 +87,7 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
-    if shape is not None and shape not in _TRACES and shape not in _LOADED:
-        _LOADED.add(shape)
+    if shape is not None and shape not in _TRACES:   # (the traces an earlier run of this code kept)
         _TRACES[shape] = [Walk(entries, unsat) for entries, unsat in store.load_traces(shape)]
     for trace in _TRACES.get(shape, ()) if shape is not None else ():
         walk = _refiltered(trace, accept, key)
@@ -212,7 +211,6 @@ def _code(code) -> tuple:
     its address, which a later code object can take once this one is freed): where it
     starts, its bytecode, the names it reads, its plain constants and the code objects
     among its constants (its lambdas and inner functions), the same way."""
-    import hashlib
     consts = tuple(_code(c) if hasattr(c, "co_code") else repr(c) for c in code.co_consts
                    if hasattr(c, "co_code") or isinstance(c, _PLAIN))
     return (code.co_name, code.co_firstlineno, hashlib.sha256(code.co_code).hexdigest()[:16], code.co_names,
