@@ -181,3 +181,26 @@ def save_trace(shape, entries: list, unsatisfiable: bool) -> None:
             p.unlink()
     except OSError:
         pass
+
+
+def entries(kind: str, base: Path | None = None) -> list:
+    """[(key, value)] of this namespace's entries of ``kind`` under ``base`` (default: the
+    store's directory), each key read back from its repr as a literal (``ast.literal_eval``:
+    no code runs); an entry whose key does not read back is left out."""
+    import ast
+    d = (Path(base) / namespace()) if base else _dir()
+    out = []
+    if d is None:
+        return out
+    try:
+        files = sorted((d / kind).iterdir())
+    except OSError:
+        return out
+    for p in files:
+        got = _read(p)
+        if isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], str):
+            try:
+                out.append((ast.literal_eval(got[0]), got[1]))
+            except (ValueError, SyntaxError, RecursionError, MemoryError):
+                pass
+    return out

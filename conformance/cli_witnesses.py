@@ -1,0 +1,64 @@
+"""``metric-conformance witnesses``: write the divergence witnesses again
+(``conformance.engine.witnesses``) from a whole run that reads neither them nor the
+store of searches, or check that the shipped ones are what that run finds."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from conformance.cli_common import EXIT_OK, EXIT_UNEXPECTED
+
+
+def add_parser(sub) -> None:
+    w = sub.add_parser("witnesses", help="write the divergence witnesses shipped with the adapters again, from a "
+                                         "run that searches every divergence (or --check them)")
+    w.add_argument("--output", help="directory of the witness files (default: adapters/witnesses)")
+    w.add_argument("--check", action="store_true",
+                   help="write nothing; exit 1 when the shipped witnesses differ from what the searches find")
+    w.add_argument("--jobs", type=int, default=0, help="processes of the run (default: all cores)")
+    w.set_defaults(fn=cmd_witnesses)
+
+
+def _files(where: Path) -> dict:
+    out = {}
+    for p in sorted(where.glob("*.json")) if where.is_dir() else ():
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+            out[p.name] = {w["key"]: w["input"] for w in data.get("witnesses", ())}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            out[p.name] = None
+    return out
+
+
+def cmd_witnesses(args) -> int:
+    from conformance.engine import store, witnesses
+    target = Path(args.output) if args.output else witnesses.WITNESS_DIR
+    with tempfile.TemporaryDirectory(prefix="mc-witnesses-") as tmp:
+        env = {k: v for k, v in os.environ.items() if k != "METRIC_CONFORMANCE_NO_CACHE"}
+        env.update(METRIC_CONFORMANCE_CACHE=tmp, METRIC_CONFORMANCE_NO_WITNESSES="1")
+        cmd = [sys.executable, "-m", "conformance", "run", "--quiet", "--report", os.path.join(tmp, "run.jsonl")]
+        if args.jobs:
+            cmd += ["--jobs", str(args.jobs)]
+        print("searching every divergence (a whole run with no store and no witnesses) ...", file=sys.stderr)
+        done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL)
+        if done.returncode not in (0, 1):   # 1: the run found failures, which is no reason not to write
+            print(f"the run exited with status {done.returncode}: nothing written", file=sys.stderr)
+            return done.returncode
+        found = store.entries("separating", Path(tmp) / "searches")
+        out = Path(tmp) / "witnesses" if args.check else target
+        counts = witnesses.write(found, out)
+        if args.check:
+            new, old = _files(out), _files(target)
+            differ = sorted(set(new) ^ set(old) | {n for n in set(new) & set(old) if new[n] != old[n]})
+            if differ:
+                print("the witnesses differ from what the searches find: " + ", ".join(differ), file=sys.stderr)
+                return EXIT_UNEXPECTED
+            print(f"the {sum(counts.values())} witnesses are what the searches find", file=sys.stderr)
+            return EXIT_OK
+    print(f"{sum(counts.values())} witnesses written to {target} ("
+          + ", ".join(f"{n}: {c}" for n, c in sorted(counts.items())) + ")", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,166 @@
+"""The divergence witnesses shipped with the adapters (conformance.engine.witnesses):
+well-formed, used only after the run checks them again, and giving the records of a
+run that searches."""
+import ast
+import json
+
+import pytest
+
+from conformance.engine import divergence, store, witnesses
+from conformance.engine.divergence import run_divergences
+from conformance.engine.known import KnownIndex, load_known
+from oracle.registry import metric_names
+
+_FILES = sorted(witnesses.WITNESS_DIR.glob("*.json"))
+
+
+def _fresh():
+    divergence._FOUND.clear()
+    divergence._NEVER.clear()
+    store._state.clear()
+    witnesses._loaded.clear()
+
+
+def test_the_shipped_witnesses_are_well_formed():
+    assert _FILES, "adapters/witnesses holds the witnesses of the built-in adapters"
+    from conformance.engine.resolve import builtin_adapters
+    names = {a.name for a in builtin_adapters()[0]} | {n for n, _ in builtin_adapters()[1]}
+    seen = 0
+    for p in _FILES:
+        data = json.loads(p.read_text(encoding="utf-8"))
+        assert data["format"] == witnesses.FORMAT
+        assert p.stem == witnesses.ORACLE or p.stem in names, p.name
+        keys = [w["key"] for w in data["witnesses"]]
+        assert keys == sorted(set(keys)), f"{p.name}: keys sorted, each once"
+        for w in data["witnesses"]:
+            search, identity = ast.literal_eval(w["key"])
+            metric, ours, theirs, strategy, budget = search
+            assert metric in metric_names() and isinstance(budget, int)
+            assert ast.literal_eval(ours) != ast.literal_eval(theirs)
+            if p.stem == witnesses.ORACLE:
+                assert identity is None
+            else:
+                assert identity[0] == p.stem and identity[2] == metric
+            assert witnesses.plain(w["input"])
+            seen += 1
+    assert seen >= 50
+
+
+def test_every_shipped_witness_separates_its_two_settings_under_the_oracle():
+    """What the run checks first (the oracle's half of ``separates``); the library's
+    half is the run's, at the library's installed version."""
+    for p in _FILES:
+        for w in json.loads(p.read_text(encoding="utf-8"))["witnesses"]:
+            (metric, ours, theirs, _s, _b), _ = ast.literal_eval(w["key"])
+            a = divergence._value(metric, w["input"], dict(ast.literal_eval(ours)))
+            b = divergence._value(metric, w["input"], dict(ast.literal_eval(theirs)))
+            assert not (isinstance(a, tuple) and isinstance(b, tuple)) and divergence._differs(a, b), \
+                (p.name, metric, w["input"])
+
+
+@pytest.fixture
+def pytrec(monkeypatch, tmp_path):
+    pytest.importorskip("pytrec_eval")
+    from conformance.engine.resolve import resolve_adapter
+    a = resolve_adapter("pytrec_eval")
+    monkeypatch.setenv("METRIC_CONFORMANCE_CACHE", str(tmp_path))   # an empty store
+    monkeypatch.delenv("METRIC_CONFORMANCE_NO_CACHE", raising=False)
+    monkeypatch.delenv("METRIC_CONFORMANCE_NO_WITNESSES", raising=False)
+    _fresh()
+    yield a, KnownIndex(a, load_known("pytrec_eval"))
+    _fresh()
+
+
+def _records(a, known, metrics=("hit_rate", "num_relevant")):
+    _fresh()
+    out = []
+    for m in metrics:
+        out += run_divergences(a, m, known, 50)   # the default budget: the witnesses' keys
+    return [{k: v for k, v in vars(r).items() if k != "seconds"} for r in out]
+
+
+def _count_finds(monkeypatch):
+    n = {"finds": 0}
+    real = divergence.find
+
+    def find(*a, **k):
+        n["finds"] += 1
+        return real(*a, **k)
+    monkeypatch.setattr(divergence, "find", find)
+    return n
+
+
+def test_a_run_with_the_witnesses_gives_the_records_of_a_run_that_searches(pytrec, monkeypatch):
+    a, known = pytrec
+    n = _count_finds(monkeypatch)
+    monkeypatch.setenv("METRIC_CONFORMANCE_NO_WITNESSES", "1")
+    monkeypatch.setenv("METRIC_CONFORMANCE_CACHE", str(store._base().parent / "other"))
+    searched = _records(a, known)
+    assert n["finds"] > 0
+    assert sum(r["outcome"] == "divergence" and r["inputs"] is not None for r in searched) >= 2
+    monkeypatch.delenv("METRIC_CONFORMANCE_NO_WITNESSES")
+    monkeypatch.setenv("METRIC_CONFORMANCE_CACHE", str(store._base().parent / "third"))   # empty again
+    n["finds"] = 0
+    shipped = _records(a, known)
+    assert shipped == searched
+    assert n["finds"] == 0          # every separating input came from a witness, checked
+
+
+def test_a_witness_that_no_longer_holds_is_searched_again(pytrec, monkeypatch, tmp_path):
+    a, known = pytrec
+    monkeypatch.setenv("METRIC_CONFORMANCE_NO_WITNESSES", "1")
+    searched = _records(a, known)
+    monkeypatch.delenv("METRIC_CONFORMANCE_NO_WITNESSES")
+    # the witnesses of those searches, each made into an input on which nothing separates
+    bad = tmp_path / "witnesses"
+    entries = []
+    for p in _FILES:
+        for w in json.loads(p.read_text(encoding="utf-8"))["witnesses"]:
+            entries.append(((ast.literal_eval(w["key"])[0], None), {"qrels": {"q1": {"d1": 1}},
+                                                                    "run": {"q1": {"d1": 1.0}}}))
+            k = ast.literal_eval(w["key"])
+            if k[1] is not None:
+                name, library, metric, profile = k[1]
+                entries.append(((k[0], (name, library, "any version", metric, profile)),
+                                {"qrels": {"q1": {"d1": 1}}, "run": {"q1": {"d1": 1.0}}}))
+    assert witnesses.write(entries, bad)
+    monkeypatch.setattr(witnesses, "WITNESS_DIR", bad)
+    monkeypatch.setenv("METRIC_CONFORMANCE_CACHE", str(tmp_path / "empty"))
+    n = _count_finds(monkeypatch)
+    real_load, tried = witnesses.load, []
+
+    def load(stored):
+        x = real_load(stored)
+        tried.append(x is not None)
+        return x
+    monkeypatch.setattr(witnesses, "load", load)
+    assert _records(a, known) == searched
+    assert any(tried)                # the bad witnesses were read, checked, and refused
+    assert n["finds"] > 0
+
+
+def test_unreadable_witness_files_are_ignored(pytrec, monkeypatch, tmp_path):
+    a, known = pytrec
+    monkeypatch.setenv("METRIC_CONFORMANCE_NO_WITNESSES", "1")
+    searched = _records(a, known)
+    monkeypatch.delenv("METRIC_CONFORMANCE_NO_WITNESSES")
+    bad = tmp_path / "w"
+    bad.mkdir()
+    (bad / "pytrec_eval.json").write_bytes(b"\xff\xfe{not json")
+    (bad / "_oracle.json").write_text('{"format": 1, "witnesses": [7, {"key": 3}, {"key": "x"}]}')
+    monkeypatch.setattr(witnesses, "WITNESS_DIR", bad)
+    monkeypatch.setenv("METRIC_CONFORMANCE_CACHE", str(tmp_path / "empty"))
+    assert _records(a, known) == searched
+
+
+def test_only_inputs_that_read_back_as_themselves_are_written(tmp_path):
+    search = ("hit_rate", "[]", "[('k', '1')]", "[]", 150)
+    ok = {"qrels": {"q1": {"d1": 1}}, "run": {"q1": [["d1", 0.5], ["d2", -0.0]]}}
+    for x in ({"a": (1, 2)}, {"a": float("nan")}, {1: "a"}, {"a": 1.5j}, {"a": True, "b": [None]}):
+        assert witnesses.plain(x) is (x == {"a": True, "b": [None]})
+    counts = witnesses.write([((search, None), ok), (("m", "[]", "[]", "[]", 1), {"t": (1,)}),
+                              ((search, ("../x", "lib", "1", "hit_rate", "[]")), ok)], tmp_path)
+    assert counts == {witnesses.ORACLE: 1}
+    data = json.loads((tmp_path / "_oracle.json").read_text())
+    assert data["witnesses"][0]["input"] == ok
+    assert repr(data["witnesses"][0]["input"]["run"]["q1"][1][1]) == "-0.0"
