@@ -387,7 +387,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="time the oracle against the peer libraries")
     b.add_argument("--repeat", type=int, default=5)
     b.add_argument("--workload", action="append",
-                   help="only these workloads (repeatable; the suite's own: run-suite, explain-value, import-oracle)")
+                   help="only these workloads (repeatable; the suite's own: run-suite, run-suite-searching, "
+                        "explain-value, import-oracle)")
     b.add_argument("--output", help="write the results as JSON")
     b.set_defaults(fn=cmd_bench)
 
