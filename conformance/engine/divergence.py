@@ -3,6 +3,12 @@ profile differs from the metric's canonical default, the run itself finds a
 minimal input on which the two settings give different exact values (hypothesis
 ``find``, shrunk), and shows both exact values beside the library's value.
 
+The search's shrunk input is kept between runs (``conformance.engine.store``) and
+ships with the adapter as a divergence witness (``conformance.engine.witnesses``):
+either is used only after the run checks it again (it separates the two settings,
+and the library, called again, follows its profile there); otherwise the search
+runs.
+
 A divergence is not a failure (the library does what its profile says) and is
 never invisible. When the library gives the canonical value instead, its
 profile is wrong there: a failure. When it gives neither, the finding is
