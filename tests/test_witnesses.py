@@ -164,3 +164,17 @@ def test_only_inputs_that_read_back_as_themselves_are_written(tmp_path):
     data = json.loads((tmp_path / "_oracle.json").read_text())
     assert data["witnesses"][0]["input"] == ok
     assert repr(data["witnesses"][0]["input"]["run"]["q1"][1][1]) == "-0.0"
+
+
+@pytest.mark.slow
+def test_the_shipped_witnesses_are_what_the_searches_find_now(tmp_path):
+    """Nightly: a whole run that searches every divergence (no store, no witnesses) finds
+    exactly the shipped witnesses; after a change to the strategies or the search,
+    ``metric-conformance witnesses`` writes them again."""
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if not k.startswith("METRIC_CONFORMANCE_")}
+    done = subprocess.run([sys.executable, "-m", "conformance", "witnesses", "--check"], env=env,
+                          capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0, done.stderr[-2000:]
