@@ -79,6 +79,14 @@ def _records(a, known, metrics=("hit_rate", "num_relevant")):
     return [{k: v for k, v in vars(r).items() if k != "seconds"} for r in out]
 
 
+def _searched(a, known, monkeypatch):
+    """The records of the searches themselves (the witnesses not read)."""
+    monkeypatch.setenv("METRIC_CONFORMANCE_NO_WITNESSES", "1")
+    out = _records(a, known)
+    monkeypatch.delenv("METRIC_CONFORMANCE_NO_WITNESSES")
+    return out
+
+
 def _count_finds(monkeypatch):
     n = {"finds": 0}
     real = divergence.find
@@ -108,21 +116,18 @@ def test_a_run_with_the_witnesses_gives_the_records_of_a_run_that_searches(pytre
 
 def test_a_witness_that_no_longer_holds_is_searched_again(pytrec, monkeypatch, tmp_path):
     a, known = pytrec
-    monkeypatch.setenv("METRIC_CONFORMANCE_NO_WITNESSES", "1")
-    searched = _records(a, known)
-    monkeypatch.delenv("METRIC_CONFORMANCE_NO_WITNESSES")
+    searched = _searched(a, known, monkeypatch)
     # the witnesses of those searches, each made into an input on which nothing separates
     bad = tmp_path / "witnesses"
+    inert = {"qrels": {"q1": {"d1": 1}}, "run": {"q1": {"d1": 1.0}}}
     entries = []
     for p in _FILES:
         for w in json.loads(p.read_text(encoding="utf-8"))["witnesses"]:
-            entries.append(((ast.literal_eval(w["key"])[0], None), {"qrels": {"q1": {"d1": 1}},
-                                                                    "run": {"q1": {"d1": 1.0}}}))
-            k = ast.literal_eval(w["key"])
-            if k[1] is not None:
-                name, library, metric, profile = k[1]
-                entries.append(((k[0], (name, library, "any version", metric, profile)),
-                                {"qrels": {"q1": {"d1": 1}}, "run": {"q1": {"d1": 1.0}}}))
+            search, identity = ast.literal_eval(w["key"])
+            if identity is not None:   # the store's identity holds a version; the witness key drops it
+                name, library, metric, profile = identity
+                identity = (name, library, "any version", metric, profile)
+            entries.append(((search, identity), inert))
     assert witnesses.write(entries, bad)
     monkeypatch.setattr(witnesses, "WITNESS_DIR", bad)
     monkeypatch.setenv("METRIC_CONFORMANCE_CACHE", str(tmp_path / "empty"))
@@ -141,9 +146,7 @@ def test_a_witness_that_no_longer_holds_is_searched_again(pytrec, monkeypatch, t
 
 def test_unreadable_witness_files_are_ignored(pytrec, monkeypatch, tmp_path):
     a, known = pytrec
-    monkeypatch.setenv("METRIC_CONFORMANCE_NO_WITNESSES", "1")
-    searched = _records(a, known)
-    monkeypatch.delenv("METRIC_CONFORMANCE_NO_WITNESSES")
+    searched = _searched(a, known, monkeypatch)
     bad = tmp_path / "w"
     bad.mkdir()
     (bad / "pytrec_eval.json").write_bytes(b"\xff\xfe{not json")
