@@ -47,10 +47,14 @@ def cmd_witnesses(args) -> int:
         if args.jobs > 0:
             cmd += ["--jobs", str(args.jobs)]
         print("searching every divergence (a whole run with no store and no witnesses) ...", file=sys.stderr)
-        done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL)
-        if done.returncode not in (0, 1):   # 1: the run found failures, which is no reason not to write
-            print(f"the run exited with status {done.returncode}: nothing written", file=sys.stderr)
-            return done.returncode
+        # the libraries' own warnings go to a file, shown only when the run fails
+        with open(os.path.join(tmp, "run.stderr"), "w+", encoding="utf-8", errors="replace") as err:
+            done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+            if done.returncode not in (0, 1):   # 1: the run found failures, which is no reason not to write
+                err.seek(0)
+                sys.stderr.write(err.read()[-4000:])
+                print(f"the run exited with status {done.returncode}: nothing written", file=sys.stderr)
+                return done.returncode
         found = store.entries("separating", Path(tmp) / "searches")
         out = Path(tmp) / "witnesses" if args.check else target
         counts = witnesses.write(found, out)
