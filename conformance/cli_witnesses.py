@@ -56,6 +56,11 @@ def cmd_witnesses(args) -> int:
                 print(f"the run exited with status {done.returncode}: nothing written", file=sys.stderr)
                 return done.returncode
         found = store.entries("separating", Path(tmp) / "searches")
+        if not found or not os.path.isfile(os.path.join(tmp, "run.jsonl")):
+            # (a run that crashed also exits 1: without its report, or without any finding, the
+            # witnesses on disk stay as they are)
+            print("the run wrote no report or found no separating input: nothing written", file=sys.stderr)
+            return EXIT_UNEXPECTED
         out = Path(tmp) / "witnesses" if args.check else target
         counts = witnesses.write(found, out)
         if args.check:

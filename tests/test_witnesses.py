@@ -183,3 +183,22 @@ def test_the_shipped_witnesses_are_what_the_searches_find_now(tmp_path):
     done = subprocess.run([sys.executable, "-m", "conformance", "witnesses", "--check", "--jobs", "2"], env=env,
                           capture_output=True, text=True, timeout=3600)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_run_that_fails_leaves_the_witnesses_as_they_are(monkeypatch, tmp_path, capsys):
+    """``metric-conformance witnesses``: a run that crashes (exit 1, as a run with failures)
+    or finds nothing writes nothing."""
+    import sys
+    from conformance.cli import main
+    out = tmp_path / "w"
+    out.mkdir()
+    (out / "kept.json").write_text("{}")
+    crash = tmp_path / "crash.py"
+    crash.write_text("import sys; sys.stderr.write('boom'); sys.exit(1)\n")
+    python = tmp_path / "crash-python"   # what the command runs as its Python: a run that crashes
+    python.write_text(f"#!/bin/sh\nexec {sys.executable} {crash}\n")
+    python.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(python))
+    assert main(["witnesses", "--output", str(out)]) == 1
+    assert (out / "kept.json").read_text() == "{}"
+    assert "nothing written" in capsys.readouterr().err
