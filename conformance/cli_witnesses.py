@@ -50,16 +50,18 @@ def cmd_witnesses(args) -> int:
         # the libraries' own warnings go to a file, shown only when the run fails
         with open(os.path.join(tmp, "run.stderr"), "w+", encoding="utf-8", errors="replace") as err:
             done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
-            if done.returncode not in (0, 1):   # 1: the run found failures, which is no reason not to write
-                err.seek(0)
-                sys.stderr.write(err.read()[-4000:])
-                print(f"the run exited with status {done.returncode}: nothing written", file=sys.stderr)
-                return done.returncode
+            err.seek(0)
+            tail = err.read()[-4000:]
+        if done.returncode not in (0, 1):   # 1: the run found failures, which is no reason not to write
+            sys.stderr.write(tail)
+            print(f"\nthe run exited with status {done.returncode}: nothing written", file=sys.stderr)
+            return done.returncode
         found = store.entries("separating", Path(tmp) / "searches")
         if not found or not os.path.isfile(os.path.join(tmp, "run.jsonl")):
             # (a run that crashed also exits 1: without its report, or without any finding, the
             # witnesses on disk stay as they are)
-            print("the run wrote no report or found no separating input: nothing written", file=sys.stderr)
+            sys.stderr.write(tail)
+            print("\nthe run wrote no report or found no separating input: nothing written", file=sys.stderr)
             return EXIT_UNEXPECTED
         out = Path(tmp) / "witnesses" if args.check else target
         counts = witnesses.write(found, out)
