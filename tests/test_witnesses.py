@@ -201,4 +201,5 @@ def test_a_run_that_fails_leaves_the_witnesses_as_they_are(monkeypatch, tmp_path
     monkeypatch.setattr(sys, "executable", str(python))
     assert main(["witnesses", "--output", str(out)]) == 1
     assert (out / "kept.json").read_text() == "{}"
-    assert "nothing written" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "nothing written" in err and "boom" in err   # the run's own stderr is shown
