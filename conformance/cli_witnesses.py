@@ -3,7 +3,6 @@
 store of searches, or check that the shipped ones are what that run finds."""
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -27,14 +26,9 @@ def add_parser(sub) -> None:
 
 
 def _files(where: Path) -> dict:
-    out = {}
-    for p in sorted(where.glob("*.json")) if where.is_dir() else ():
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-            out[p.name] = {w["key"]: w["input"] for w in data.get("witnesses", ())}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            out[p.name] = None
-    return out
+    """{file name: its witnesses, None when unreadable} of a witness directory."""
+    from conformance.engine.witnesses import read
+    return {p.name: read(p) for p in sorted(where.glob("*.json"))} if where.is_dir() else {}
 
 
 def cmd_witnesses(args) -> int:

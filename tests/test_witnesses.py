@@ -151,6 +151,8 @@ def test_unreadable_witness_files_are_ignored(pytrec, monkeypatch, tmp_path):
     bad.mkdir()
     (bad / "pytrec_eval.json").write_bytes(b"\xff\xfe{not json")
     (bad / "_oracle.json").write_text('{"format": 1, "witnesses": [7, {"key": 3}, {"key": "x"}]}')
+    (bad / "sklearn.json").write_text('{"format": 1, "witnesses": 7}')
+    assert [witnesses.read(bad / n) for n in ("pytrec_eval.json", "_oracle.json", "sklearn.json")] == [None, {}, None]
     monkeypatch.setattr(witnesses, "WITNESS_DIR", bad)
     monkeypatch.setenv("METRIC_CONFORMANCE_CACHE", str(tmp_path / "empty"))
     assert _records(a, known) == searched

@@ -57,28 +57,30 @@ def key(stored) -> tuple[str, str] | None:
         return None
 
 
-def _file(name: str) -> Path | None:
-    if not name or "/" in name or "\\" in name or name.startswith(".") and name != ORACLE:
+def _named(name: str) -> bool:
+    """Whether ``name`` can name a file of the witness directory (no path in it)."""
+    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".")
+
+
+def read(path: Path) -> dict | None:
+    """{key text: input} of a witness file; None when it cannot be read (missing, too large,
+    not JSON, another format)."""
+    try:
+        if not path.is_file() or path.stat().st_size > _MAX_BYTES:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError, UnicodeDecodeError):
         return None
-    return WITNESS_DIR / f"{name}.json"
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("witnesses"), list):
+        return None
+    return {w["key"]: w["input"] for w in data["witnesses"]
+            if isinstance(w, dict) and isinstance(w.get("key"), str) and "input" in w}
 
 
 def _read(name: str) -> dict:
-    if name in _loaded:
-        return _loaded[name]
-    out: dict = {}
-    path = _file(name)
-    try:
-        if path is not None and path.is_file() and path.stat().st_size <= _MAX_BYTES:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(data, dict) and data.get("format") == FORMAT:
-                for w in data.get("witnesses", ()):
-                    if isinstance(w, dict) and isinstance(w.get("key"), str) and "input" in w:
-                        out[w["key"]] = w["input"]
-    except (OSError, ValueError, RecursionError, UnicodeDecodeError):
-        out = {}   # unreadable: as if there were none (the searches run)
-    _loaded[name] = out
-    return out
+    if name not in _loaded:   # unreadable: as if there were none (the searches run)
+        _loaded[name] = (read(WITNESS_DIR / f"{name}.json") if _named(name) else None) or {}
+    return _loaded[name]
 
 
 def load(stored):
@@ -117,7 +119,7 @@ def write(entries, where: Path | None = None) -> dict[str, int]:
     by_file: dict = {}
     for stored, x in entries:
         k = key(stored)
-        if k is not None and _file(k[0]) is not None and plain(x):
+        if k is not None and _named(k[0]) and plain(x):
             by_file.setdefault(k[0], {})[k[1]] = x
     where.mkdir(parents=True, exist_ok=True)
     for stale in where.glob("*.json"):   # an adapter whose searches no longer find anything
