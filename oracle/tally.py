@@ -9,7 +9,7 @@ import numbers
 from collections import Counter, deque
 from dataclasses import dataclass
 from itertools import repeat
-from operator import setitem
+from operator import countOf, setitem
 
 from .conventions import InputError
 
@@ -114,12 +114,14 @@ def _read(inputs, settings: dict):
                 arrays[name] = arr
         if not isinstance(xs, (list, tuple)):
             raise InputError(f"{name}: expected a list of labels, got {type(xs).__name__}", item=name)
-        seen = set(map(type, xs))
-        if seen <= {int} and kind.kind in (None, int) or seen <= {str} and kind.kind in (None, str):
-            # plain ints (never bools) or plain strings: every item is already a valid label of one kind
-            if seen:
-                kind.kind = seen.pop()
-            lists[name] = list(xs)
+        first = type(xs[0]) if xs else None
+        if not xs or (first is int or first is str) and kind.kind in (None, first) and \
+                countOf(map(type, xs), first) == len(xs):
+            # plain ints (never bools) or plain strings: every item is already a valid label of one
+            # kind (one C-level pass); the caller's list is read, never changed, so it is not copied
+            if xs:
+                kind.kind = first
+            lists[name] = xs if type(xs) is list else list(xs)
         else:
             lists[name] = [kind.check(_label(x, f"{name}[{i}]"), f"{name}[{i}]") for i, x in enumerate(xs)]
     y_true, y_pred = lists["y_true"], lists["y_pred"]

@@ -158,3 +158,24 @@ def test_int_codes_declines_strings_and_ints_beyond_int64():
     assert classification._int_codes([], []) is None
     t, p = classification._int_codes([-2 ** 63, 2 ** 63 - 1], [0, 1])
     assert t.tolist() == [-2 ** 63, 2 ** 63 - 1] and p.tolist() == [0, 1]
+
+
+@pytest.mark.parametrize("bad, item", [(True, "y_pred[2]"), (2.0, "y_pred[2]"), ("a", "y_pred[2]")])
+def test_one_odd_label_after_plain_ints_is_refused_by_position(bad, item):
+    # the type check is one count of the first item's type: a bool (type bool, not int), a
+    # float or a string among ints falls to the item-by-item check, which names it
+    with pytest.raises(InputError) as e:
+        get_metric("confusion_matrix").compute({"y_true": [0, 1, 1], "y_pred": [0, 1, bad]}, {})
+    assert e.value.item == item
+
+
+def test_the_callers_lists_are_read_not_changed():
+    # pairs (true, pred) per block of four: (2, 2), (0, 1), (1, 1), (1, 0); 600 blocks, above the
+    # NumPy threshold: row 0 holds 600 at column 1, row 1 600 at columns 0 and 1, row 2 600 at 2
+    y_true, y_pred = [2, 0, 1, 1] * 600, [2, 1, 1, 0] * 600
+    before = (list(y_true), list(y_pred))
+    m = get_metric("confusion_matrix")
+    value = m.compute({"y_true": y_true, "y_pred": y_pred}, {}).value
+    assert (y_true, y_pred) == before
+    assert value == m.compute({"y_true": tuple(y_true), "y_pred": tuple(y_pred)}, {}).value \
+        == [[0, 600, 0], [600, 600, 0], [0, 0, 600]]
