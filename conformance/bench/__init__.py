@@ -115,8 +115,11 @@ def measure(w: Workload, repeat: int, log=print) -> dict:
 
 
 def main(args) -> int:
+    from conformance.bench.targets import python_loop_seconds, verdicts
     results = []
     chosen = args.workload
+    loop_before = python_loop_seconds()
+    print(f"machine: a fixed pure-Python loop takes {loop_before:.2f} s", file=sys.stderr, flush=True)
     for w in workloads():
         if chosen and w.name not in chosen:
             continue
@@ -125,17 +128,30 @@ def main(args) -> int:
     if not chosen or "import-oracle" in chosen:
         results.append(_import_time(max(3, args.repeat)))
     results += _suite_times(args.repeat, chosen)
+    machine = {"cores": os.cpu_count(), "python_loop_s": {"before": loop_before, "after": python_loop_seconds()}}
+    missed = []
     for r in results:
+        r["targets"] = verdicts(r)
+        missed += [f"{r['workload']}: {v['contender']}" for v in r["targets"] if not v["met"]]
         print(f"\n{r['workload']}: {r['description']}")
         for n, t in r["median_s"].items():
             print(f"  {n:<24} median {t * 1000:9.1f} ms")
         for n, x in r["ratios"].items():
             print(f"  ratio {n:<58} {x:6.2f}x")
-        if r.get("target"):
+        if r.get("target") and not r["targets"]:
             print(f"  target {r['target']}")
+        for v in r["targets"]:
+            shown = f"{v['value']:.2f}x <= {v['max']:.2f}x" if v["kind"] == "ratio" else \
+                f"{v['value']:.2f} s <= {v['max']:g} s"
+            print(f"  target {v['contender']}: {shown}: {'met' if v['met'] else 'MISSED'}")
         if r.get("missing_peers"):
             print(f"  not measured (not installed): {', '.join(r['missing_peers'])}")
+    checked = sum(len(r["targets"]) for r in results)
+    loops = machine["python_loop_s"]
+    print(f"\nmachine: {machine['cores']} cores; a fixed pure-Python loop (10,000,000 additions) took "
+          f"{loops['before']:.2f} s before the workloads and {loops['after']:.2f} s after")
+    print(f"targets: {checked - len(missed)} of {checked} met" + (f"; missed: {'; '.join(missed)}" if missed else ""))
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
-            json.dump({"python": sys.version.split()[0], "results": results}, f, indent=2)
+            json.dump({"python": sys.version.split()[0], "machine": machine, "results": results}, f, indent=2)
     return 0
