@@ -33,10 +33,10 @@ def _import_time(repeat: int) -> dict:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
         times.append(float(out.stdout))
     return {"workload": "import-oracle", "description": "`import oracle` (with the BLEU module), fresh process",
-            "median_s": {"oracle": statistics.median(times)}, "ratios": {}, "target": "< 0.1 s"}
+            "median_s": {"oracle": statistics.median(times)}, "ratios": {}}
 
 
-def _cli_time(name: str, description: str, args: list, repeat: int, target: str, env: dict | None = None) -> dict:
+def _cli_time(name: str, description: str, args: list, repeat: int, env: dict | None = None) -> dict:
     """Wall time of one ``metric-conformance`` command in a fresh process (median of
     ``repeat``), as a user waits for it."""
     times = []
@@ -48,7 +48,7 @@ def _cli_time(name: str, description: str, args: list, repeat: int, target: str,
         if done.returncode not in (0, 1):
             raise RuntimeError(f"{name}: exit {done.returncode}: {done.stderr[-500:]}")
     return {"workload": name, "description": description, "median_s": {"metric-conformance": statistics.median(times)},
-            "ratios": {}, "target": target, "repeat": repeat}
+            "ratios": {}, "repeat": repeat}
 
 
 def _suite_times(repeat: int, chosen) -> list[dict]:
@@ -66,7 +66,7 @@ def _suite_times(repeat: int, chosen) -> list[dict]:
         out.append(_cli_time("explain-value", "`metric-conformance explain --metric bleu --value 19.130147081392227` "
                              "(sacrebleu's lower-cased BLEU of one segment: found as case=lower, smoothing=exp, "
                              "percent), fresh process", ["explain", "--metric", "bleu", "--inputs", inputs,
-                                                        "--value", "19.130147081392227"], max(3, repeat), "< 2 s"))
+                                                        "--value", "19.130147081392227"], max(3, repeat)))
     if not chosen or "run-suite" in chosen or "run-suite-kept" in chosen:
         with tempfile.TemporaryDirectory(prefix="bench-run-") as tmp:
             env = {"METRIC_CONFORMANCE_CACHE": tmp, "METRIC_CONFORMANCE_NO_CACHE": "",
@@ -74,15 +74,16 @@ def _suite_times(repeat: int, chosen) -> list[dict]:
             out.append(_cli_time("run-suite", "`metric-conformance run` at default settings, every installed "
                                  "adapter, all cores, report written, an empty store of searches, the divergence "
                                  "witnesses shipped with the adapters read (a fresh clone's first run; once)",
-                                 ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, "< 120 s", env))
+                                 ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, env))
             out.append(_cli_time("run-suite-kept", "the same run again, reading the searches the first one kept "
-                                 "(once)", ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, "< 120 s", env))
+                                 "(once)", ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, env))
     if not chosen or "run-suite-searching" in chosen:
         with tempfile.TemporaryDirectory(prefix="bench-run-") as tmp:
             out.append(_cli_time("run-suite-searching", "the same run with `--no-cache`: neither the store nor the "
                                  "witnesses read, every divergence searched and shrunk by hypothesis, every walk "
-                                 "generated (once)", ["run", "--quiet", "--no-cache", "--report", f"{tmp}/r.jsonl"],
-                                 1, "none (what the witnesses and the store save)", {"METRIC_CONFORMANCE_CACHE": tmp}))
+                                 "generated (once; no target: what the witnesses and the store save)",
+                                 ["run", "--quiet", "--no-cache", "--report", f"{tmp}/r.jsonl"], 1,
+                                 {"METRIC_CONFORMANCE_CACHE": tmp}))
     return out
 
 
@@ -138,8 +139,6 @@ def main(args) -> int:
             print(f"  {n:<24} median {t * 1000:9.1f} ms")
         for n, x in r["ratios"].items():
             print(f"  ratio {n:<58} {x:6.2f}x")
-        if r.get("target") and not r["targets"]:
-            print(f"  target {r['target']}")
         for v in r["targets"]:
             shown = f"{v['value']:.2f}x <= {v['max']:.2f}x" if v["kind"] == "ratio" else \
                 f"{v['value']:.2f} s <= {v['max']:g} s"
