@@ -50,7 +50,9 @@ def cmd_witnesses(args) -> int:
             sys.stderr.write(tail)
             print(f"\nthe run exited with status {done.returncode}: nothing written", file=sys.stderr)
             return done.returncode
-        found = store.entries("separating", Path(tmp) / "searches")
+        # the divergence searches' shrunk separating inputs and the failing properties' shrunk
+        # examples (``conformance.engine.findings``)
+        found = store.entries("separating", Path(tmp) / "searches") + store.entries("finding", Path(tmp) / "searches")
         if not found or not os.path.isfile(os.path.join(tmp, "run.jsonl")):
             # (a run that crashed also exits 1: without its report, or without any finding, the
             # witnesses on disk stay as they are)

@@ -106,19 +106,22 @@ def read_json_file(path: Path, error=None):
 _LOADED: dict = {}
 
 
-def load_file(path: Path, validate: bool = True) -> list[Case]:
+def load_file(path: Path, validate: bool = True, metric: str | None = None) -> list[Case]:
+    """The cases of one golden file (of ``metric`` only, when given), each a fresh copy."""
     try:
         st = os.stat(path)
         key = (str(Path(path).resolve()), st.st_mtime_ns, st.st_size, validate)
     except OSError:
         key = None
     if key is not None and key in _LOADED:
-        # a copy: a case's inputs reach library code, which may change what it is given
-        return copy.deepcopy(list(_LOADED[key]))
+        kept = _LOADED[key]
+        # a copy: a case's inputs reach library code, which may change what it is given; only
+        # the metric's cases are copied (a golden unit asks for one metric of every file)
+        return copy.deepcopy([c for c in kept if c.metric == metric] if metric else list(kept))
     cases = _load_file(path, validate)
     if key is not None and len(_LOADED) < 4096:
         _LOADED[key] = copy.deepcopy(tuple(cases))
-    return cases
+    return [c for c in cases if c.metric == metric] if metric else cases
 
 
 def _load_file(path: Path, validate: bool) -> list[Case]:
@@ -138,9 +141,7 @@ def _load_file(path: Path, validate: bool) -> list[Case]:
 def load_cases(paths=None, metric: str | None = None) -> list[Case]:
     cases: list[Case] = []
     for p in (paths or case_files()):
-        cases.extend(load_file(Path(p)))
-    if metric:
-        cases = [c for c in cases if c.metric == metric]
+        cases.extend(load_file(Path(p), metric=metric))
     return cases
 
 

@@ -35,6 +35,7 @@ from oracle.registry import get_metric
 from conformance.engine.draws import (OVERRUN, Diverged, replay_inputs, oracle_filter, recorded, replayable, shape_key, walk_key,
                                       with_adapter)
 from conformance.engine.explain import explanation, reproduces
+from conformance.engine import findings
 from conformance.engine.remembered import Remembered as _Remembered
 from conformance.engine.invalid import invalid_filter, kinds as invalid_kinds, mutate
 from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
@@ -49,9 +50,10 @@ from conformance.reports.records import Record, reproduce_command
 class Finding(Exception):
     """Raised inside a property to report a disagreement (carries the record fields)."""
 
-    def __init__(self, fields: dict):
+    def __init__(self, fields: dict, example: list | None = None):
         super().__init__(fields.get("message", "finding"))
         self.fields = fields
+        self.example = example   # what judged the example again: ["examine", inputs, other] or ["invalid", bad, refusal]
 
 
 # Every property draws its inputs from this seed. It is the seed hypothesis derived (under
@@ -202,6 +204,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                kind="property", test=prop, outcome="pass", tolerance=str(adapter.tolerance(metric)))
     r.description = _DESCRIPTIONS.get(prop.split("[")[0].split(":")[0], prop)
     settings = _settings_for(adapter, metric, prop)
+    kept_key = findings.key(adapter, metric, settings, prop, (hypothesis_settings or search_settings(examples)).max_examples)
     if memo is not None:
         adapter = _Remembered(adapter, memo, f"{metric} {sorted(settings.items())!r}")
     r.conventions = _non_default(metric, settings)
@@ -221,6 +224,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     seen: dict[str, int] = {}
     count = [0]
     skipped: list = []
+    last: list = [None]   # the example being judged, as ``Finding.example``
 
     def known_or_raise(inputs, fields, reproducing=None):
         lib = fields.get("library_value")
@@ -235,7 +239,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             seen[kf.id] = seen.get(kf.id, 0) + 1
             return
         fields["inputs"] = inputs
-        raise Finding(fields)
+        raise Finding(fields, list(last[0]) if last[0] is not None else None)
 
     form = _form(prop)[1]
     strategy = plan.forms[form][1](settings) if form else plan.inputs(settings)
@@ -268,6 +272,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
         where an example that the search would reject stops the replay (``Diverged``) and
         ``other`` is the recorded transformation (``OVERRUN``: the search's draw of it ended
         the example) where the search draws it from ``data``."""
+        last[0] = ["examine", inputs, other]
         def reject():
             if replaying:
                 raise Diverged("the search rejects this example")
@@ -327,7 +332,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             elif base == "invariance":
                 name = prop.split(":", 1)[1]
                 if not replaying:
-                    other = plan.invariances[name](inputs, data)
+                    other = last[0][2] = plan.invariances[name](inputs, data)
                 elif other == OVERRUN:   # (by value: a walk read back from a file holds a copy)
                     return
                 value2, err2 = _call(adapter, configured, other)
@@ -350,6 +355,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             reject()
 
     def check_invalid(bad, refusal, replaying=False):
+        last[0] = ["invalid", bad, refusal]
         try:
             out = adapter.run(configured, bad)
         except Skip as e:
@@ -378,14 +384,20 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     if hs.derandomize:
         test = seed(PROPERTY_SEED)(test)
     t0 = time.perf_counter()
+    searched = False
     try:
-        if not _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid,
-                       count, seen, skipped):
+        replayed = _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine,
+                           check_invalid, count, seen, skipped)
+        if replayed is not True and not (replayed == findings.FOUND and
+                                         _judge_kept(kept_key, prop, examine, check_invalid, count, seen, skipped)):
             count[0] = 0
             seen.clear()
             skipped.clear()
+            searched = True
             test()
     except Finding as f:
+        if searched:
+            findings.save(kept_key, f.example, count[0], seen)
         for k, v in f.fields.items():
             setattr(r, k, v)
         if not r.explanation:
@@ -423,6 +435,34 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
 
 
 _REPLAYED = ("oracle-equal", "statistics", "bounds", "identity", "invariance", "invalid")
+
+
+def _judge_kept(k, prop, examine, check_invalid, count, seen, skipped) -> bool:
+    """The kept finding of this search (``conformance.engine.findings``), judged again:
+    raises its Finding (with the search's count of examples and the known failures it
+    saw) when the example still fails unexplained; False when there is none or it no
+    longer fails (the search then runs)."""
+    kept = findings.load(k)
+    if kept is None or not kept["args"] or kept["args"][0] not in ("examine", "invalid"):
+        return False
+    how, *args = kept["args"]
+    if len(args) != 2:
+        return False
+    base = _form(prop)[0].split("[")[0].split(":")[0]
+    try:
+        if how == "invalid" and base == "invalid":
+            check_invalid(*args, replaying=True)
+        elif how == "examine" and base != "invalid":
+            examine(args[0], None, base, True, args[1])
+    except Finding as f:
+        count[0] = kept["examples"]
+        seen.clear()
+        seen.update(kept["seen"])
+        skipped.clear()
+        raise f
+    except Exception:   # Diverged (the search would reject it now), a Skip, a failing adapter
+        return False
+    return False
 
 
 def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid, count,
@@ -469,8 +509,10 @@ def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy
                 examine(inputs, None, base, True, other if other in (None, OVERRUN) else pickle.loads(other))
         except Diverged:
             continue
-        except (UnsatisfiedAssumption, Finding):
+        except UnsatisfiedAssumption:
             return False
+        except Finding:
+            return findings.FOUND
         if walk.unsatisfiable:
             raise Unsatisfiable("no generated example was accepted (replayed)")
         return True

@@ -23,6 +23,10 @@ necessarily what the new search would shrink to: ``metric-conformance witnesses`
 writes them again from a run with neither the witnesses nor the store, and
 ``run --no-cache`` (``METRIC_CONFORMANCE_NO_CACHE=1``) reads neither.
 
+A failing property's shrunk example is kept the same way, under a key that names the
+library's version (``conformance.engine.findings``): it is used only where this run's
+own walk fails the property, and only when the example, judged again, still fails.
+
 The files are JSON: an input is kept only when it reads back as the same Python value
 (plain dicts, lists, strings, ints, finite floats, None), so reading one runs no code.
 """
@@ -127,7 +131,8 @@ def write(entries, where: Path | None = None) -> dict[str, int]:
             stale.unlink()
     for name, found in sorted(by_file.items()):
         data = {"format": FORMAT,
-                "about": "divergence witnesses: the separating inputs the divergence searches found and shrank, "
+                "about": "witnesses: the separating inputs the divergence searches found and shrank, and the "
+                         "examples the failing properties' searches shrank to (conformance/engine/findings.py), "
                          "checked again by every run before use (conformance/engine/witnesses.py); written by "
                          "`metric-conformance witnesses`",
                 "witnesses": [{"key": k, "input": found[k]} for k in sorted(found)]}
