@@ -339,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="call the libraries in the engine's own process (no worker, no limits)")
     r.add_argument("--no-cache", action="store_true",
                    help="generate every search's inputs again instead of reading those an earlier run of the "
-                        "same code kept ($METRIC_CONFORMANCE_CACHE/searches) or the divergence witnesses shipped "
+                        "same code kept ($METRIC_CONFORMANCE_CACHE/searches) or the witnesses shipped "
                         "with the adapters (adapters/witnesses; the values judged are the same)")
     r.set_defaults(fn=cmd_run)
 

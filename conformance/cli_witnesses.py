@@ -1,5 +1,6 @@
-"""``metric-conformance witnesses``: write the divergence witnesses again
-(``conformance.engine.witnesses``) from a whole run that reads neither them nor the
+"""``metric-conformance witnesses``: write the witnesses again (divergences' separating
+inputs and failing properties' shrunk examples,
+``conformance.engine.witnesses``) from a whole run that reads neither them nor the
 store of searches, or check that the shipped ones are what that run finds."""
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from conformance.cli_common import EXIT_OK, EXIT_UNEXPECTED
 
 
 def add_parser(sub) -> None:
-    w = sub.add_parser("witnesses", help="write the divergence witnesses shipped with the adapters again, from a "
-                                         "run that searches every divergence (or --check them)")
+    w = sub.add_parser("witnesses", help="write the witnesses shipped with the adapters again (divergence searches' "
+                                         "separating inputs, failing properties' shrunk examples), from a run that "
+                                         "searches everything (or --check them)")
     w.add_argument("--output", help="directory of the witness files (default: adapters/witnesses)")
     w.add_argument("--check", action="store_true",
                    help="write nothing; exit 1 when the shipped witnesses differ from what the searches find")

@@ -72,7 +72,7 @@ def _suite_times(repeat: int, chosen) -> list[dict]:
             env = {"METRIC_CONFORMANCE_CACHE": tmp, "METRIC_CONFORMANCE_NO_CACHE": "",
                    "METRIC_CONFORMANCE_NO_WITNESSES": ""}
             out.append(_cli_time("run-suite", "`metric-conformance run` at default settings, every installed "
-                                 "adapter, all cores, report written, an empty store of searches, the divergence "
+                                 "adapter, all cores, report written, an empty store of searches, the "
                                  "witnesses shipped with the adapters read (a fresh clone's first run; once)",
                                  ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, env))
             out.append(_cli_time("run-suite-kept", "the same run again, reading the searches the first one kept "

@@ -1,5 +1,6 @@
-"""Divergence witnesses shipped with the adapters: the separating inputs a divergence
-search found and shrank, kept as data beside the adapter
+"""Witnesses shipped with the adapters: the separating inputs a divergence search found
+and shrank (and the failing properties' shrunk examples, ``conformance.engine.findings``),
+kept as data beside the adapter
 (``adapters/witnesses/<adapter>.json``; the searches run without the library's
 agreement, which name no adapter, in ``_oracle.json``).
 
