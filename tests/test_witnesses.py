@@ -1,12 +1,13 @@
-"""The divergence witnesses shipped with the adapters (conformance.engine.witnesses):
-well-formed, used only after the run checks them again, and giving the records of a
-run that searches."""
+"""The witnesses shipped with the adapters (conformance.engine.witnesses): divergence
+searches' separating inputs and failing properties' shrunk examples
+(conformance.engine.findings), well-formed, used only after the run checks them again,
+and giving the records of a run that searches."""
 import ast
 import json
 
 import pytest
 
-from conformance.engine import divergence, store, witnesses
+from conformance.engine import divergence, properties, store, witnesses
 from conformance.engine.divergence import run_divergences
 from conformance.engine.known import KnownIndex, load_known
 from oracle.registry import metric_names
@@ -25,7 +26,7 @@ def test_the_shipped_witnesses_are_well_formed():
     assert _FILES, "adapters/witnesses holds the witnesses of the built-in adapters"
     from conformance.engine.resolve import builtin_adapters
     names = {a.name for a in builtin_adapters()[0]} | {n for n, _ in builtin_adapters()[1]}
-    seen = 0
+    seen = findings_seen = 0
     for p in _FILES:
         data = json.loads(p.read_text(encoding="utf-8"))
         assert data["format"] == witnesses.FORMAT
@@ -34,6 +35,17 @@ def test_the_shipped_witnesses_are_well_formed():
         assert keys == sorted(set(keys)), f"{p.name}: keys sorted, each once"
         for w in data["witnesses"]:
             search, identity = ast.literal_eval(w["key"])
+            if search[0] == "property":   # a failing property's shrunk example
+                _, metric, settings, prop, budget, version = search
+                assert metric in metric_names() and isinstance(budget, int) and isinstance(ast.literal_eval(settings), list)
+                assert p.stem != witnesses.ORACLE and identity[0] == p.stem and identity[2] == metric, p.name
+                assert prop.split("{")[0].split("[")[0].split(":")[0] in properties._REPLAYED, prop
+                x = w["input"]
+                assert set(x) == {"args", "examples", "seen"} and x["args"][0] in ("examine", "invalid")
+                assert len(x["args"]) == 3 and x["examples"] > 0 and isinstance(x["seen"], dict)
+                assert witnesses.plain(x)
+                findings_seen += 1
+                continue
             metric, ours, theirs, strategy, budget = search
             assert metric in metric_names() and isinstance(budget, int)
             assert ast.literal_eval(ours) != ast.literal_eval(theirs)
@@ -43,7 +55,7 @@ def test_the_shipped_witnesses_are_well_formed():
                 assert identity[0] == p.stem and identity[2] == metric
             assert witnesses.plain(w["input"])
             seen += 1
-    assert seen >= 50
+    assert seen >= 50 and findings_seen >= 50
 
 
 def test_every_shipped_witness_separates_its_two_settings_under_the_oracle():
@@ -51,7 +63,10 @@ def test_every_shipped_witness_separates_its_two_settings_under_the_oracle():
     half is the run's, at the library's installed version."""
     for p in _FILES:
         for w in json.loads(p.read_text(encoding="utf-8"))["witnesses"]:
-            (metric, ours, theirs, _s, _b), _ = ast.literal_eval(w["key"])
+            search, _ = ast.literal_eval(w["key"])
+            if search[0] == "property":   # a property's example: judged again by the run (test_kept_findings)
+                continue
+            metric, ours, theirs, _s, _b = search
             a = divergence._value(metric, w["input"], dict(ast.literal_eval(ours)))
             b = divergence._value(metric, w["input"], dict(ast.literal_eval(theirs)))
             assert not (isinstance(a, tuple) and isinstance(b, tuple)) and divergence._differs(a, b), \

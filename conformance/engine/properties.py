@@ -388,8 +388,9 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     try:
         replayed = _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine,
                            check_invalid, count, seen, skipped)
-        if replayed is not True and not (replayed == findings.FOUND and
-                                         _judge_kept(kept_key, prop, examine, check_invalid, count, seen, skipped)):
+        kind = _form(prop)[0].split("[")[0].split(":")[0]
+        if replayed is not True and not (replayed == findings.FOUND and findings.judge_kept(
+                kept_key, kind, Finding, examine, check_invalid, count, seen, skipped)):
             count[0] = 0
             seen.clear()
             skipped.clear()
@@ -435,34 +436,6 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
 
 
 _REPLAYED = ("oracle-equal", "statistics", "bounds", "identity", "invariance", "invalid")
-
-
-def _judge_kept(k, prop, examine, check_invalid, count, seen, skipped) -> bool:
-    """The kept finding of this search (``conformance.engine.findings``), judged again:
-    raises its Finding (with the search's count of examples and the known failures it
-    saw) when the example still fails unexplained; False when there is none or it no
-    longer fails (the search then runs)."""
-    kept = findings.load(k)
-    if kept is None or not kept["args"] or kept["args"][0] not in ("examine", "invalid"):
-        return False
-    how, *args = kept["args"]
-    if len(args) != 2:
-        return False
-    base = _form(prop)[0].split("[")[0].split(":")[0]
-    try:
-        if how == "invalid" and base == "invalid":
-            check_invalid(*args, replaying=True)
-        elif how == "examine" and base != "invalid":
-            examine(args[0], None, base, True, args[1])
-    except Finding as f:
-        count[0] = kept["examples"]
-        seen.clear()
-        seen.update(kept["seen"])
-        skipped.clear()
-        raise f
-    except Exception:   # Diverged (the search would reject it now), a Skip, a failing adapter
-        return False
-    return False
 
 
 def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid, count,
