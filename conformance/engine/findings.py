@@ -56,23 +56,21 @@ def save(k, args, examples: int, seen: dict) -> None:
         store.save("finding", k, {"args": list(args), "examples": examples, "seen": dict(seen)})
 
 
-def judge_kept(k, base: str, finding, examine, check_invalid, count, seen, skipped) -> bool:
+def judge_kept(k, base: str, finding, examine, check_invalid, count, seen, skipped) -> None:
     """The kept finding of the search ``k`` judged again by the property's own
     ``examine`` (or ``check_invalid``; ``base`` the property's kind): raises its
     ``finding`` exception (with the search's count of examples and the known failures it
-    saw) when the example still fails unexplained; False when there is none or it no
+    saw) when the example still fails unexplained; returns when there is none or it no
     longer fails (the search then runs)."""
     kept = load(k)
-    if kept is None or not kept["args"] or kept["args"][0] not in ("examine", "invalid"):
-        return False
-    how, *args = kept["args"]
-    if len(args) != 2:
-        return False
+    if kept is None or len(kept["args"]) != 3 or kept["args"][0] not in ("examine", "invalid"):
+        return
+    how, x, y = kept["args"]
     try:
         if how == "invalid" and base == "invalid":
-            check_invalid(*args, replaying=True)
+            check_invalid(x, y, replaying=True)
         elif how == "examine" and base != "invalid":
-            examine(args[0], None, base, True, args[1])
+            examine(x, None, base, True, y)
     except finding:
         count[0] = kept["examples"]
         seen.clear()
@@ -80,5 +78,4 @@ def judge_kept(k, base: str, finding, examine, check_invalid, count, seen, skipp
         skipped.clear()
         raise
     except Exception:   # Diverged (the search would reject it now), a Skip, a failing adapter
-        return False
-    return False
+        return

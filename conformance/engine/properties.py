@@ -28,7 +28,6 @@ from hypothesis import given, seed, strategies as st
 from hypothesis.errors import Unsatisfiable
 
 from oracle.compare import _paths, as_number, compare, compare_value
-from oracle.exact import Undefined
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
@@ -41,6 +40,7 @@ from conformance.engine.invalid import invalid_filter, kinds as invalid_kinds, m
 from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
 from oracle.certified import exact_texts
 from conformance.engine.known import _MISSING
+from conformance.engine.outputs import finite as _finite, numeric as _numeric, same_output as _same_output
 from conformance.engine.plans import plan_for
 from conformance.engine.search import search_settings
 from conformance.protocol import Skip, Unsupported
@@ -109,6 +109,11 @@ def property_names(adapter, metric: str) -> list[str]:
     return names
 
 
+def _kind(prop: str) -> str:
+    """'invariance:sample-order[x=y]' -> 'invariance'; 'oracle-equal{multilabel}' -> 'oracle-equal'."""
+    return _form(prop)[0].split("[")[0].split(":")[0]
+
+
 def _form(prop: str) -> tuple[str, str | None]:
     """(property without its input form, the form): 'oracle-equal{multilabel}[x=y]' ->
     ('oracle-equal[x=y]', 'multilabel')."""
@@ -134,53 +139,6 @@ def _non_default(metric: str, settings: dict) -> dict:
     return {k: v for k, v in settings.items() if default.get(k) != v}
 
 
-def _numeric(v) -> bool:
-    """A library value that can be compared: a number (NumPy and torch scalars included),
-    or a list/dict of numbers."""
-    v = as_number(v)
-    if isinstance(v, bool):
-        return False
-    if isinstance(v, (int, float, Fraction)):
-        return True
-    if isinstance(v, (list, tuple, dict)):
-        return all(x is None or (isinstance(as_number(x), (int, float, Fraction)) and not isinstance(x, bool))
-                   for _, x in _paths(v))
-    return False
-
-
-def _as_exact(v):
-    """A library's value taken exactly (floats at their binary value), keeping structure."""
-    if isinstance(v, (list, tuple)):
-        return [_as_exact(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _as_exact(x) for k, x in v.items()}
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return Undefined("library gave no value")
-    return Fraction(v)
-
-
-def _same_output(value, value2, tol) -> bool:
-    """The library's two outputs agree: equal within ``tol`` where both are finite
-    numbers; otherwise identical (an infinity, a NaN or a non-number the same in both
-    places)."""
-    try:
-        return compare_value(value2, _as_exact(value), tol).agrees
-    except (OverflowError, ValueError, TypeError):
-        return _shape(value) == _shape(value2)
-
-
-def _shape(v):
-    """A library output with its non-finite floats named (NaN == NaN here)."""
-    v = as_number(v) if not isinstance(v, (list, tuple, dict)) else v
-    if isinstance(v, (list, tuple)):
-        return [_shape(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _shape(x) for k, x in v.items()}
-    if isinstance(v, float) and not math.isfinite(v):
-        return repr(v)
-    return v
-
-
 def _call(adapter, configured, inputs):
     try:
         return adapter.run(configured, inputs).value, None
@@ -188,10 +146,6 @@ def _call(adapter, configured, inputs):
         raise
     except Exception as e:
         return None, f"{type(e).__name__}: {e}"
-
-
-def _finite(x) -> bool:
-    return not isinstance(x, float) or math.isfinite(x)
 
 
 def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
@@ -204,7 +158,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                kind="property", test=prop, outcome="pass", tolerance=str(adapter.tolerance(metric)))
     r.description = _DESCRIPTIONS.get(prop.split("[")[0].split(":")[0], prop)
     settings = _settings_for(adapter, metric, prop)
-    kept_key = findings.key(adapter, metric, settings, prop, (hypothesis_settings or search_settings(examples)).max_examples)
+    hs = hypothesis_settings or search_settings(examples)
+    kept_key = findings.key(adapter, metric, settings, prop, hs.max_examples)
     if memo is not None:
         adapter = _Remembered(adapter, memo, f"{metric} {sorted(settings.items())!r}")
     r.conventions = _non_default(metric, settings)
@@ -379,7 +334,6 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                              "explanation": f"accepts invalid input: the spec refuses it ({refusal}), the library "
                                             f"returns {out.value!r}; a defect", "outcome": "fail"})
 
-    hs = hypothesis_settings or search_settings(examples)
     test = hs(given(st.data())(check))
     if hs.derandomize:
         test = seed(PROPERTY_SEED)(test)
@@ -388,9 +342,9 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     try:
         replayed = _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine,
                            check_invalid, count, seen, skipped)
-        kind = _form(prop)[0].split("[")[0].split(":")[0]
-        if replayed is not True and not (replayed == findings.FOUND and findings.judge_kept(
-                kept_key, kind, Finding, examine, check_invalid, count, seen, skipped)):
+        if replayed == findings.FOUND:   # raises the kept finding when its example still fails
+            findings.judge_kept(kept_key, _kind(prop), Finding, examine, check_invalid, count, seen, skipped)
+        if replayed is not True:
             count[0] = 0
             seen.clear()
             skipped.clear()
@@ -447,7 +401,7 @@ def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy
     adapter) and, where the adapter skips one of its changed inputs, the walk with the
     adapter's skips in it."""
     from hypothesis.errors import UnsatisfiedAssumption
-    base = _form(prop)[0].split("[")[0].split(":")[0]
+    base = _kind(prop)
     if base not in _REPLAYED or not replayable(hs):
         return False
     transform = plan.invariances[prop.split(":", 1)[1]] if base == "invariance" else None
