@@ -126,7 +126,8 @@ class _Profile:
     ``members`` (the untied profiles of ``_untied_profile``): (ranks, docs, grades,
     gains or None, threshold, whether ranks are kept) of the members in input order;
     the groups and ranks are then made from them when first read (a TREC-DL-sized
-    query has a few hundred members, and NDCG@10 reads the groups of the top ten)."""
+    query has a few hundred members, and NDCG@10 reads the groups of the top ten); a
+    relevant part's are (the whole profile's members, threshold) until first read."""
     __slots__ = ("n", "relevant", "ideal", "_groups", "_ranks", "top", "_members")
 
     def __init__(self, n, relevant, ideal, groups, ranks, top=None, members=None):
@@ -147,8 +148,18 @@ class _Profile:
             self._place()
         return self._ranks
 
+    def _lists(self) -> tuple:
+        """The members tuple, a relevant part's lists made now (``relevant_part``)."""
+        m = self._members
+        if len(m) == 2:   # (the whole profile's members, threshold): keep the relevant ones
+            (rs, ds, gs, _, _, keep_ranks), thr = m
+            rel = list(map(thr.__le__, gs))
+            m = self._members = (list(compress(rs, rel)), list(compress(ds, rel)), list(compress(gs, rel)), None, thr,
+                                 keep_ranks)
+        return m
+
     def _place(self) -> None:
-        rs, ds, gs, gain, thr, keep_ranks = self._members
+        rs, ds, gs, gain, thr, keep_ranks = self._lists()
         placed = sorted(zip(rs, ds, gs))
         ts = list(map(itemgetter(0), placed))
         if gain is None:
@@ -163,7 +174,7 @@ class _Profile:
         """The groups that start at a rank <= k, in rank order."""
         if self._members is None:
             return list(takewhile(lambda g: g[0] <= k, self._groups))
-        rs, _, gs, gain, thr, _ = self._members
+        rs, _, gs, gain, thr, _ = self._lists()
         within = sorted(compress(zip(rs, gs), map(k.__ge__, rs)))
         if gain is None:
             return [(t, 1, 1, Fraction(0)) for t, _ in within]
@@ -174,11 +185,8 @@ class _Profile:
         profile is not an untied one."""
         if self._members is None:
             return None
-        rs, ds, gs, _, _, keep_ranks = self._members
-        rel = list(map(thr.__le__, gs))
-        return _Profile(self.n, self.relevant, (), None, None, self.top,
-                        (list(compress(rs, rel)), list(compress(ds, rel)), list(compress(gs, rel)), None, thr,
-                         keep_ranks))
+        # its member lists are made when first read (MAP reads only ``top``, the relevant ranks)
+        return _Profile(self.n, self.relevant, (), None, None, self.top, (self._lists(), thr))
 
 
 def _profile(rk: _Ranking | None, judged: dict, settings: dict, with_gains: bool) -> _Profile:
@@ -416,15 +424,29 @@ def _ap_terms(t: int, n: int, r: int, m: int, before: int) -> Fraction:
     return out
 
 
-def _ap_untied(top: list, k: int) -> tuple[Fraction, int]:
-    """(sum, hits) of AP without ties: the j-th relevant document at rank t_j <= k adds
-    j / t_j; the sum is taken over the common denominator L = lcm(t_1..t_m) as one integer."""
+@lru_cache(maxsize=16)
+def _rank_multiples(bound: int) -> tuple[int, list]:
+    """(L, [L // t for t = 0..bound]) with L = lcm(1..bound) (index 0 unused): the common
+    denominator of the AP terms j / t_j of a query whose ranks are at most ``bound``."""
+    den = lcm(*range(1, bound + 1))
+    return den, [0] + [den // t for t in range(1, bound + 1)]
+
+
+def _ap_untied(top: list, k: int) -> tuple[int, int, int]:
+    """(numerator, denominator, hits) of the AP sum without ties, not reduced: the j-th
+    relevant document at rank t_j <= k adds j / t_j; the sum is one integer over a common
+    denominator L: lcm(t_1..t_m), or for many ranks lcm(1..B), B the power of two (64 to
+    1024) at or above the last rank, whose multiples L // t are kept (no lcm per query)."""
     m = bisect_right(top, k)
     if not m:
-        return Fraction(0), 0
+        return 0, 1, 0
     ts = top[:m]
+    last = ts[-1]
+    if m >= 16 and last <= 1024:
+        den, multiples = _rank_multiples(max(64, 1 << (last - 1).bit_length()))
+        return sum(map(mul, range(1, m + 1), map(multiples.__getitem__, ts))), den, m
     den = lcm(*ts)
-    return Fraction(sum(map(mul, range(1, m + 1), map(den.__floordiv__, ts))), den), m
+    return sum(map(mul, range(1, m + 1), map(den.__floordiv__, ts))), den, m
 
 
 def _ap(p: _Profile, s: dict):
@@ -432,18 +454,25 @@ def _ap(p: _Profile, s: dict):
     den_rule = s["ap_denominator"]
     straddle = None
     if p.top is not None:
-        num, hits = _ap_untied(p.top, k)
-    else:
-        before, num, hits = 0, Fraction(0), Fraction(0)
-        for t, n, r, _ in p.groups:
-            m = _in_top(t, n, k)
-            if r and m:
-                if m < n and den_rule == "retrieved-relevant":
-                    straddle = (t, n, r, m, before)
-                else:
-                    num += _ap_terms(t, n, r, m, before)
-                    hits += Fraction(r * m, n)
-            before += r
+        # AP = (sum / den) / D, one Fraction made (the sum is not reduced first)
+        num, sden, hits = _ap_untied(p.top, k)
+        if den_rule == "relevant":
+            d = p.relevant
+        elif den_rule == "min-k-relevant":
+            d = min(k, p.relevant) if s["k"] != "none" else p.relevant
+        else:
+            d = hits
+        return Fraction(num, sden * d) if d and num else Fraction(0)
+    before, num, hits = 0, Fraction(0), Fraction(0)
+    for t, n, r, _ in p.groups:
+        m = _in_top(t, n, k)
+        if r and m:
+            if m < n and den_rule == "retrieved-relevant":
+                straddle = (t, n, r, m, before)
+            else:
+                num += _ap_terms(t, n, r, m, before)
+                hits += Fraction(r * m, n)
+        before += r
     if den_rule == "relevant":
         return num / p.relevant if p.relevant else Fraction(0)
     if den_rule == "min-k-relevant":
