@@ -6,7 +6,7 @@ import math
 from bisect import bisect_left, bisect_right
 from decimal import Decimal
 from fractions import Fraction
-from itertools import repeat
+from itertools import compress, repeat
 from operator import countOf, sub
 
 from .conventions import InputError
@@ -188,10 +188,11 @@ class _Ranking:
             self._asc = ka[1].tolist() if ka else sorted(self.keys.values())
         return self._asc
 
-    def table(self, judged: dict) -> tuple[list, list, list]:
-        """(docs, ranks, sizes) of the judged documents this ranking holds, in the
-        order of ``judged``: rank = 1 + the number of documents with a larger sort key,
-        size = the number of documents sharing the key. A document of size 1 is
+    def table(self, judged: dict) -> tuple[list, list, list | None, list]:
+        """(docs, ranks, sizes, grades) of the judged documents this ranking holds, in
+        the order of ``judged``: rank = 1 + the number of documents with a larger sort
+        key, size = the number of documents sharing the key (sizes None: no two keys
+        of the ranking are equal, every size is 1), grade = the judgement. A document of size 1 is
         untied: the rounded order is the exact order there (rounding is monotone) and
         its rank is its rank under every tie rule. Kept for the last ``judged`` asked,
         so the measures of one ``compute_many`` find it once. Float keys are searched
@@ -200,7 +201,8 @@ class _Ranking:
         if kept is not None and kept[0] is judged:
             return kept[1]
         keys = self.keys
-        docs = list(filter(keys.__contains__, judged))
+        held = list(map(keys.__contains__, judged))
+        docs, grades = list(compress(judged, held)), list(compress(judged.values(), held))
         n = len(docs)
         ka = self._keys_array() if n >= _NUMPY_TABLE else None
         if ka is not None:
@@ -210,21 +212,23 @@ class _Ranking:
             his = asc.searchsorted(ss, "right")
             if self._distinct is None:   # no two keys equal: every size is 1 (one search, not two)
                 self._distinct = not (asc[1:] == asc[:-1]).any()
-            sizes = [1] * n if self._distinct else (his - asc.searchsorted(ss, "left")).tolist()
-            out = (docs, (len(keys) + 1 - his).tolist(), sizes)
+            sizes = None if self._distinct else (his - asc.searchsorted(ss, "left")).tolist()
+            out = (docs, (len(keys) + 1 - his).tolist(), sizes, grades)
         else:
             asc = self.asc
             ss = list(map(keys.__getitem__, docs))
             his = list(map(bisect_right, repeat(asc, n), ss))
             sizes = list(map(sub, his, map(bisect_left, repeat(asc, n), ss)))
-            out = (docs, list(map(sub, repeat(len(keys) + 1, n), his)), sizes)
+            out = (docs, list(map(sub, repeat(len(keys) + 1, n), his)), sizes, grades)
         self._table = (judged, out)
         return out
 
 
-def _prepare_ranking(q, ranking, dup: str, judged: int = 0) -> _Ranking:
-    """``judged``: how many documents the qrels judge for q (from ``_NUMPY_TABLE`` on, a
-    ranking of floats gets its NumPy arrays here)."""
+def _prepare_ranking(q, ranking, dup: str, judged: dict | None = None) -> _Ranking:
+    """``judged``: q's judgements in the qrels (from ``_NUMPY_TABLE`` of them on, a ranking
+    of floats gets its NumPy arrays and its table of judged documents (``_Ranking.table``)
+    here, while its scores and documents are in the processor's cache: made later, for a
+    TREC-DL-sized run, the same lookups and searches took twice as long)."""
     if type(ranking) is ScoreTexts:
         floats = ranking.floats()
         if floats is not None:  # read from a run file and checked there: decimal texts, finite floats
@@ -242,10 +246,11 @@ def _prepare_ranking(q, ranking, dup: str, judged: int = 0) -> _Ranking:
             # every score a Python float (one C-level pass, no set); a ranking searched by
             # NumPy (``_Ranking.table``) gets its array now, which checks finiteness too
             rk = _Ranking(ranking, ranking, False, True)
-            if judged >= _NUMPY_TABLE:
+            if judged is not None and len(judged) >= _NUMPY_TABLE:
                 import numpy as np
                 if np.isfinite(rk._keys_array()[0]).all():
                     rk._docs = docs   # the list join made (a tie's group reads documents by position)
+                    rk.table(judged)
                     return rk
             elif math.isfinite(sum(vals)):
                 return rk
@@ -374,5 +379,5 @@ def _check_exact(inputs, dup: str):
     for q, ranking in run.items():
         if not isinstance(q, str):
             raise InputError(f"run: query id {q!r} is not a string", item="run")
-        prepared[q] = _prepare_ranking(q, ranking, dup, len(qrels.get(q, ())))
+        prepared[q] = _prepare_ranking(q, ranking, dup, qrels.get(q))
     return qrels, prepared

@@ -301,10 +301,9 @@ def _untied_profile(n, relevant, ideal, table, judged, wanted, gain, thr, rule, 
     else None. What ``_groups`` gives, one single-rank group per
     member in rank order, built by C-level passes. ``gain`` None: the members are the
     relevant documents, with gain 0 (the rational measures)."""
-    docs, ranks, sizes = table
-    grades = list(map(judged.__getitem__, docs))
+    docs, ranks, sizes, grades = table
     sel = list(map(wanted, grades))
-    if max(compress(sizes, sel), default=1) != 1:
+    if sizes is not None and max(compress(sizes, sel), default=1) != 1:
         if rule not in ("trec_eval", "input-order"):
             return None
         ranks = _tie_broken(rk, docs, ranks, sizes, sel, rule)
@@ -498,6 +497,19 @@ def _dcg_form(p: _Profile, k: int) -> dict:
     """{b: c_b}: DCG@k = sum_b c_b / log2(b), each rank's gain share discounted
     (``_add_discounted``)."""
     acc: dict = {}
+    if p._members is not None:   # an untied profile: each member a rank of its own, read in place
+        rs, _, gs, gain, _, _ = p._lists()
+        if gain is None:         # the rational measures' members: gain 0
+            return acc
+        for t, g in sorted(compress(zip(rs, gs), map(k.__ge__, rs))):
+            v = gain[g]
+            if v:
+                b, e = _base_exp(t + 1)
+                if e != 1:
+                    v = Fraction(v, e)
+                prev = acc.get(b)
+                acc[b] = v if prev is None else prev + v
+        return _as_form(acc)
     for t, n, _, g in p.head(k):
         if not g:
             continue

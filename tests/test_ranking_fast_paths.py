@@ -155,6 +155,24 @@ def test_ap_without_ties_by_hand():
     assert all(type(r.value) is Fraction for r in (ap, ap3, rr, r3))
 
 
+def test_ap_over_the_kept_common_denominator_by_hand():
+    """Twenty relevant documents at ranks 2, 4, ..., 40 of 40 (the sum over lcm(1..64), kept):
+    the j-th adds j / (2j) = 1/2, so AP = 20 * (1/2) / 20 = 1/2; with R = 25 (five relevant not
+    retrieved) AP = 10/25 = 2/5; AP@10 (ranks 2..10: five terms of 1/2) = (5/2) / 20 = 1/8.
+    Relevant at every rank 1..20 of 20: AP = 1."""
+    docs = [f"d{i:02d}" for i in range(1, 41)]
+    run = {"q": {d: float(100 - i) for i, d in enumerate(docs)}}   # d01 first
+    judged = {d: (1 if i % 2 == 0 else 0) for i, d in enumerate(docs, start=1)}
+    ap, ap10 = R.compute_many({"qrels": {"q": judged}, "run": run},
+                              [("average_precision", {}), ("average_precision", {"k": "10"})])
+    assert (ap.value, ap10.value) == (Fraction(1, 2), Fraction(1, 8))
+    more = {**judged, **{f"x{i}": 1 for i in range(5)}}
+    assert get_metric("average_precision").compute({"qrels": {"q": more}, "run": run}, {}).value == Fraction(2, 5)
+    first = {"q": {d: 1 for d in docs[:20]}}
+    assert get_metric("average_precision").compute(
+        {"qrels": first, "run": {"q": {d: run["q"][d] for d in docs[:20]}}}, {}).value == 1
+
+
 def test_compute_many_rejects_other_families_and_reports_bad_input():
     with pytest.raises(ValueError, match="not a ranking measure"):
         R.compute_many({"qrels": {}, "run": {}}, [("accuracy", {})])
