@@ -118,6 +118,32 @@ def test_numpy_path_equals_list_path_on_larger_matrices(seed):
                     same(outcome(inputs_of(arr, matches), conv), outcome(inputs_of(sim, matches), conv))
 
 
+@pytest.mark.parametrize("rows", [1, 2, 3])
+def test_numpy_path_equals_list_path_a_few_rows_at_a_time(monkeypatch, rows):
+    """The counts, the finiteness check and the top-K candidates read the matrix a block of
+    rows at a time (``_block_rows``: 13 rows of a 5,000-column matrix); with blocks of 1 to 3
+    rows, so that a matrix has many blocks and a last, shorter one, the Results are the list path's."""
+    monkeypatch.setattr(retrieval, "_block_rows", lambda n: rows)
+    rng = random.Random(300 + rows)
+    for _ in range(40):
+        sim, matches = random_case(rng, values=(0.0, -0.0, 0.1, 0.25, 1.0), max_images=9, max_texts=40)
+        arr = np.array(sim)
+        for direction in DIRECTIONS:
+            for ties in TIES:
+                for k in (1, 3, 10):
+                    conv = {"k": k, "ties": ties, "direction": direction}
+                    same(outcome(inputs_of(arr, matches), conv), outcome(inputs_of(sim, matches), conv))
+    bad = np.ones((7, 4))
+    bad[6, 3] = np.nan   # in the last block only
+    assert retrieval._float_matrix(bad) is None
+
+
+def test_block_rows_keep_a_block_near_64000_scores():
+    assert retrieval._block_rows(5000) == 13
+    assert retrieval._block_rows(1000) == 65
+    assert retrieval._block_rows(10 ** 6) == 1
+
+
 def test_float32_and_strided_arrays_read_as_their_lists():
     rng = random.Random(7)
     for _ in range(100):
