@@ -10,8 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .ranking_inputs import _check_inputs
-from .ranking_query import (_add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _hit, _ideal_form,
-                            _precision, _profile, _r_precision, _recall, _rr, gain_of)
+from .ranking_measures import _ap, _cut, _dcg_form, _hit, _precision, _r_precision, _recall, _rr
+from .ranking_query import _add_form, _form_expr, _form_quotient, _ideal_form, _profile, gain_of
 from .conventions import InputError, Refused
 from .exact import Undefined, total
 

@@ -99,9 +99,9 @@ from .exact import Undefined, log, power, product, total
 from .gcpause import paused_gc
 from .lazy import Lazy, Once
 from .ranking_inputs import _check_inputs
-from .ranking_query import (_Profile, _add_form, _ap, _cut, _dcg_form, _form_expr, _form_quotient, _fraction_sum,
-                            _hit, _ideal_form, _precision, _profile, _r_precision, _recall, _rr, _whole_gain, gain_of,
-                            gain_rule, ideal_sign)
+from .ranking_measures import _ap, _cut, _dcg_form, _hit, _precision, _r_precision, _recall, _rr
+from .ranking_query import (_Profile, _add_form, _form_expr, _form_quotient, _fraction_sum, _ideal_form, _profile,
+                            _whole_gain, gain_of, gain_rule, ideal_sign)
 
 from .ranking_knobs import (_COMMON, _DOC, _GAINS, _MN, _TREC, APDEN, DUPLICATES, EMPTY_JUDGMENTS,  # noqa: F401
                            GAIN, IDEAL, K, LOG_BASE, MISSING, NEGATIVE, NO_RELEVANT, PDEN, QUERIES,
