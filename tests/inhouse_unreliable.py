@@ -62,3 +62,24 @@ class _ConfigureExits(type(prints.adapter)):
 
 
 configure_exits = _ConfigureExits(_accuracy, "accuracy", name="configure-exits")
+
+
+@implementation("accuracy", name="segfaults-always")
+def segfaults_always(inputs):
+    """Dies by SIGSEGV on every call, valid or invalid input alike."""
+    import faulthandler
+    import signal
+    faulthandler.disable()   # the signal's default action, not pytest's traceback dump
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+@implementation("accuracy", name="exits-always")
+def exits_always(inputs):
+    """Ends its process with status 2 on every call."""
+    os._exit(2)
+
+
+@implementation("accuracy", name="sys-exits-always")
+def sys_exits_always(inputs):
+    """Calls sys.exit on every call (the worker survives it: the call does not)."""
+    sys.exit("no")

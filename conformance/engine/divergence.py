@@ -31,6 +31,7 @@ from oracle.registry import get_metric
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
 from conformance.engine import store, witnesses
+from conformance.engine.judge import NOT_REFUSALS, not_a_refusal
 from conformance.engine.plans import plan_for
 from conformance.engine.search import search_settings
 from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
@@ -239,6 +240,10 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     except Skip as e:
         r.outcome, r.message = "skipped", f"divergent input found, but the adapter skips it: {e}"
         return r
+    except NOT_REFUSALS as e:   # an exit, a signal, a hang, a memory kill: an error, never a refusal
+        r.library_value = f"died: {not_a_refusal(e)}"
+        r.outcome, r.message = "error", f"the library's call ended without an answer: {not_a_refusal(e)}"
+        return r
     except Exception as e:
         value = f"raised {type(e).__name__}: {e}"
     r.library_value = value
@@ -274,6 +279,8 @@ def _follower(adapter, metric: str, prof: dict):
     def follows(x, exact, other=None) -> bool:
         try:
             value = adapter.run(configured, x).value
+        except NOT_REFUSALS:
+            return False   # a death or an exit follows no setting, a refusing one included
         except Exception:
             return isinstance(exact, tuple) and not isinstance(other, tuple)
         return _agrees(value, exact, tol) and (other is None or not _agrees(value, other, tol))

@@ -13,8 +13,12 @@ a numba compilation say, is paid once per worker), and it is replaced after a de
   worker inherited from the engine at the fork (polled every 50 ms while the call
   runs: a worker forked from a 600 MB process starts at 600 MB resident, all of it
   the engine's pages);
-- ``sys.exit`` and any exception the library raises come back as raised by the call.
-Every such outcome is an ``error`` of the call that caused it, and the run goes on.
+- ``sys.exit`` in the library is ``LibraryDied`` too (the library ended its process;
+  the worker survives it), and a value the pipe cannot carry back is ``CallFailed``;
+- any exception the library raises comes back as raised by the call.
+``CallFailed`` (and so ``LibraryDied``) is never a refusal: a refusal is an exception
+raised by the library's own code on that input. Every such outcome is an ``error`` of
+the call that caused it, and the run goes on.
 The worker's standard output is its standard error, so that a library's prints never
 mix into a report written to standard output.
 
@@ -37,8 +41,15 @@ DEFAULT_TIMEOUT = 300.0           # seconds per library call
 DEFAULT_MEMORY = 8 * 1024 ** 3    # resident bytes of the worker, beyond those it inherits
 
 
-class LibraryDied(Exception):
-    """The library's worker process died, or was killed for exceeding a limit."""
+class CallFailed(Exception):
+    """A library call that ended without the library's own value or exception (a death,
+    an exit, a limit, a value that cannot be carried back): an ``error`` outcome, never a
+    refusal of the input."""
+
+
+class LibraryDied(CallFailed):
+    """The library's worker process died, exited (``sys.exit`` included), or was killed for
+    exceeding a limit."""
 
 
 @dataclass(frozen=True)
@@ -89,8 +100,10 @@ def _serve(conn, other_end, adapter) -> None:
 
 def _answer(adapter, op: str, args: tuple, state: dict) -> bytes:
     """The worker's reply to one call, pickled: ("ok", value), ("raise", exception),
-    ("raise-named", (type name, text)) for what cannot be pickled or is not an Exception
-    (sys.exit), or ("unpicklable", None) where the engine should make the call itself."""
+    ("raise-named", (type name, text)) for a library exception that cannot be pickled,
+    ("failed", (kind, text)) for a call that ended without the library's own answer
+    (``sys.exit``, a BaseException, a value that cannot be pickled: ``_failure``), or
+    ("unpicklable", None) where the engine should make the call itself."""
     try:
         if op == "run":
             value = adapter.run(*args)
@@ -104,20 +117,27 @@ def _answer(adapter, op: str, args: tuple, state: dict) -> bytes:
     except Exception as e:
         reply = ("raise", e)
     except BaseException as e:   # sys.exit in the library is its call's outcome, not the engine's exit
-        reply = ("raise-named", (type(e).__name__, f"the library called sys.exit({getattr(e, 'code', '')!r})"
-                                 if isinstance(e, SystemExit) else str(e)))
+        reply = ("failed", ("died", f"the library called sys.exit({getattr(e, 'code', '')!r})")
+                 if isinstance(e, SystemExit) else ("call", f"the library raised {type(e).__name__}: {e}"))
     try:
         return pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:
         if op != "run" and reply[0] == "ok":
             return pickle.dumps(("unpicklable", None))   # the engine makes this call itself
-        e = reply[1] if reply[0] == "raise" else None
-        name = type(e).__name__ if e is not None else "UnpicklableOutput"
-        text = str(e) if e is not None else f"the library returned a {type(reply[1].value).__name__}"
-        return pickle.dumps(("raise-named", (name, text)))
+        if reply[0] == "raise":   # the library's own exception, told by its name and text
+            return pickle.dumps(("raise-named", (type(reply[1]).__name__, str(reply[1]))))
+        what = type(getattr(reply[1], "value", reply[1])).__name__
+        return pickle.dumps(("failed", ("call", f"the library's value (a {what}) cannot be carried back "
+                                                "from its process")))
 
 
 _REMOTE_TYPES: dict = {}
+
+
+def _failure(kind: str, text: str) -> CallFailed:
+    """The engine's exception for a call that the worker reports ended without the
+    library's own answer: ``LibraryDied`` for an exit, ``CallFailed`` otherwise."""
+    return LibraryDied(text) if kind == "died" else CallFailed(text)
 
 
 def _named_exception(name: str, text: str) -> Exception:
@@ -230,6 +250,8 @@ class Isolated:
             return local()
         if kind == "raise-named":
             raise _named_exception(*value)
+        if kind == "failed":
+            raise _failure(*value)
         raise value
 
     def run_many(self, configured, inputs: list) -> list | None:
@@ -253,7 +275,8 @@ class Isolated:
                 out.append(("died", e))
                 break
             out.append(("ok", value) if kind == "ok" else
-                       ("raise", _named_exception(*value) if kind == "raise-named" else value))
+                       ("raise", _named_exception(*value) if kind == "raise-named" else
+                        _failure(*value) if kind == "failed" else value))
         return out
 
     def _send(self, payload: bytes) -> None:

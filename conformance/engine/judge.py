@@ -17,6 +17,7 @@ from oracle.registry import get_metric
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
 from conformance.engine.explain import describe, explain, explanation
+from conformance.engine.isolation import CallFailed
 from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
 
 
@@ -106,7 +107,7 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
         out = adapter.run(configured, inputs)
     except Skip as e:
         return Verdict("skipped", *texts(), message=str(e), oracle_result=result)
-    except Exception as e:  # the library raised
+    except (Exception, SystemExit) as e:  # the library raised (or its call ended: ``NOT_REFUSALS``)
         exact_text, dig = texts()
         tb = traceback.format_exception_only(type(e), e)[-1].strip()
         return Verdict("error", exact_text, dig, library_value=f"raised {tb}",
@@ -178,10 +179,27 @@ UNRELATED_CRASHES = (IndexError, KeyError, AttributeError, ZeroDivisionError, Un
                      NotImplementedError)
 
 
+# What ends a library call without the library's own exception: its process died,
+# exited (sys.exit, in a worker or in process) or hit a limit, or its value could not be
+# carried back. Never a refusal: a refusal is an exception raised by the library's code.
+NOT_REFUSALS = (CallFailed, SystemExit)
+
+
+def not_a_refusal(e: BaseException) -> str:
+    """Why ``e`` is not the library refusing its input (``NOT_REFUSALS``), or ''."""
+    if isinstance(e, SystemExit):
+        return f"the library called sys.exit({e.code!r})"
+    if isinstance(e, CallFailed):
+        return str(e)
+    return ""
+
+
 def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refusal: str) -> Verdict:
     """The spec refuses ``inputs`` (the oracle raised ``refusal``): the library must refuse
-    too. A clear error passes (``refuses``); a value fails (``accepts-invalid``); an
-    unrelated crash (IndexError, ZeroDivisionError...) is reported as such (``crash``)."""
+    too. A clear error raised by the library's code passes (``refuses``); a value fails
+    (``accepts-invalid``); an unrelated crash (IndexError, ZeroDivisionError...) and a call
+    that ends without the library's own exception (an exit, a signal, a hang, a memory
+    kill: ``NOT_REFUSALS``) are reported as such (``crash``), never as a refusal."""
     unread = unread_input(adapter, metric, inputs)
     if unread:
         return Verdict("not-applicable", message=unread)
@@ -207,6 +225,11 @@ def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refu
         out = adapter.run(configured, inputs)
     except Skip as e:
         return Verdict("skipped", message=str(e), **base)
+    except NOT_REFUSALS as e:
+        why = not_a_refusal(e)
+        return Verdict("crash", library_value=f"died: {why}", message=why,
+                       explanation=f"the spec refuses this input ({refusal}); the library's call ended without "
+                                   f"an answer of its own ({why}): an error, not a refusal", **base)
     except UNRELATED_CRASHES as e:
         tb = traceback.format_exception_only(type(e), e)[-1].strip()
         return Verdict("crash", library_value=f"raised {tb}", message=tb,

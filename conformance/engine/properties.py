@@ -37,7 +37,7 @@ from conformance.engine.explain import explanation, reproduces
 from conformance.engine import findings
 from conformance.engine.remembered import Remembered as _Remembered
 from conformance.engine.invalid import invalid_filter, kinds as invalid_kinds, mutate
-from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
+from conformance.engine.judge import NOT_REFUSALS, UNRELATED_CRASHES, judge, not_a_refusal, proven_explanation
 from oracle.certified import exact_texts
 from conformance.engine.known import _MISSING
 from conformance.engine.outputs import finite as _finite, numeric as _numeric, same_output as _same_output
@@ -144,7 +144,7 @@ def _call(adapter, configured, inputs):
         return adapter.run(configured, inputs).value, None
     except Skip:
         raise
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         return None, f"{type(e).__name__}: {e}"
 
 
@@ -319,6 +319,15 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             from hypothesis import reject
             skipped.append(str(e))
             reject()
+        except NOT_REFUSALS as e:   # an exit, a signal, a hang, a memory kill: not a refusal
+            why = not_a_refusal(e)
+            known_or_raise(bad, {"library_value": f"died: {why}", "exact": f"error({refusal})",
+                                 "message": f"the library's call ended without an answer on invalid input: {why}",
+                                 "explanation": f"the spec refuses this input ({refusal}); the library's call "
+                                                f"ended without an exception of its own ({why}): an error, "
+                                                "not a refusal",
+                                 "outcome": "error"})
+            return
         except UNRELATED_CRASHES as e:
             lib = f"raised {type(e).__name__}: {e}"
             known_or_raise(bad, {"library_value": lib, "exact": f"error({refusal})",
