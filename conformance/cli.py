@@ -429,6 +429,22 @@ AUDIT_KEYS = """claim keys (FIGURE key=value ...):
 a claims file (--claims) holds one claim per line, or JSON lines {"claim": "BLEU 27.3", "hyp": ..., ...}"""
 
 
+def _renamed_values_as_notices(command: str) -> None:
+    """A knob value under its old name (``oracle.conventions.RenamedValueWarning``) is one
+    line on standard error, once per value: 'metric-conformance run: notice: ...'."""
+    import warnings
+    from oracle.conventions import RenamedValueWarning
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, RenamedValueWarning):
+            print(f"metric-conformance {command}: notice: {message}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+    warnings.showwarning = show
+    warnings.filterwarnings("once", category=RenamedValueWarning)
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -436,6 +452,7 @@ def main(argv=None) -> int:
     from conformance.engine import known as known_lists
     from conformance.engine.cases import CaseFileError
     previous_known_dir = known_lists.directory() if known_lists._override else None
+    _renamed_values_as_notices(args.command)
     try:
         return args.fn(args)
     except UsageError as e:

@@ -121,6 +121,10 @@ class Knob:
     minimum: Any = None
     key: str | None = None  # short name in signatures; defaults to name
     special: tuple = ()  # words accepted verbatim besides the kind's values ('-', 'uniform')
+    # old names of renamed choices -> their names now: still read, with a one-line notice
+    # (``RenamedValueWarning``), so that settings, reports and known-failure lists written
+    # under the old name keep working
+    renamed: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def sig_key(self) -> str:
@@ -137,6 +141,9 @@ class Knob:
                 same = [c for c in self.choices if c.lower() == v.lower()]
                 if len(same) == 1:
                     return same[0]
+            if v not in self.choices and v in self.renamed:
+                _renamed_notice(where, v, self.renamed[v])
+                return self.renamed[v]
             if v not in self.choices:
                 raise ConventionError(
                     f"{where}: {value!r} is not a choice; choices are {', '.join(self.choices)}"
@@ -177,6 +184,16 @@ class Knob:
         if self.special:
             d["special"] = list(self.special)
         return d
+
+
+class RenamedValueWarning(FutureWarning):
+    """A knob value given under its old name (``Knob.renamed``): read as its new name."""
+
+
+def _renamed_notice(where: str, old: str, new: str) -> None:
+    import warnings
+    warnings.warn(f"{where}={old} is now named {new}: read as {where.rsplit('.', 1)[-1]}={new}",
+                  RenamedValueWarning, stacklevel=4)
 
 
 _SETTINGS_CACHE: dict = {}

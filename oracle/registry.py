@@ -113,3 +113,16 @@ def get_metric(name: str) -> Metric:
 def compute(metric: str, inputs, conventions=None):
     """Exact result of ``metric`` on ``inputs`` under ``conventions``."""
     return get_metric(metric).compute(inputs, conventions)
+
+
+def modern_names(text: str) -> str:
+    """``text`` (a report's test name or signature, a known failure's title) with every
+    renamed knob value written ``knob=old`` or ``key:old`` given its new name."""
+    import re
+    for name in metric_names():
+        for k in get_metric(name).knobs:
+            for old, new in k.renamed.items():
+                for sep, label in (("=", k.name), (":", k.sig_key)):
+                    text = re.sub(rf"(?<![\w-]){re.escape(label)}{sep}{re.escape(old)}(?![\w-])",
+                                  f"{label}{sep}{new}", text)
+    return text

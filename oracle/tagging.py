@@ -155,7 +155,7 @@ READING = Knob(
                            "as the scheme says count, an invalid tag is read as O; for iob2, ioe2, iobes and bilou "
                            f"the same chunks as {_SEQEVAL} mode='strict' (seqeval.scheme.Tokens.entities), for iob1 "
                            "and ioe1 not (seqeval's IOB1 and IOE1 classes read some invalid sequences otherwise)"},
-    key="read")
+    key="read", renamed={"strict": "valid-only"})   # renamed in commit bda6dfd
 TAG_FORMAT = Knob(
     "tag_format", "where the prefix is written", "prefix-type",
     choices=("prefix-type", "type-prefix"),
@@ -190,7 +190,7 @@ NO_WEIGHT = Knob(
                         "174-185 alike: P and F are 0 when something is predicted, R is zero_division",
              "zero-division": "this project's rule (no published definition): the weighted mean of no weight "
                               "is a 0/0, which zero_division settles for P, R and F alike"},
-    key="nowt")
+    key="nowt", renamed={"sklearn": "zero-if-predicted"})   # renamed in commit c64faa0
 MATCHING = Knob(
     "matching", "what makes a predicted entity correct", "span",
     choices=("span", "pooled-type-text"),

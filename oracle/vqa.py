@@ -102,7 +102,7 @@ SIDE = Knob(
              "both": "full processing of prediction and answers",
              "prediction": "full processing of the prediction only",
              "answers": "full processing of the answers only"},
-    key="side", special=("-",))
+    key="side", special=("-",), renamed={"official": "official-2016"})   # renamed in commit 37b6a93
 
 # vqaEval.py, VQAEval.__init__ (the same in the v2.0 release and at a013f00, the current master)
 _PUNCT = (";", "/", "[", "]", '"', "{", "}", "(", ")", "=", "+", "\\", "_", "-", ">", "<", "@", "`",

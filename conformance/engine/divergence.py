@@ -31,7 +31,7 @@ from oracle.registry import get_metric
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
 from conformance.engine import store, witnesses
-from conformance.engine.judge import NOT_REFUSALS, not_a_refusal
+from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal
 from conformance.engine.plans import plan_for
 from conformance.engine.search import search_settings
 from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported

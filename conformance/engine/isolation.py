@@ -52,6 +52,21 @@ class LibraryDied(CallFailed):
     exceeding a limit."""
 
 
+# What ends a library call without the library's own exception: its process died,
+# exited (sys.exit, in a worker or in process) or hit a limit, or its value could not be
+# carried back. Never a refusal: a refusal is an exception raised by the library's code.
+NOT_REFUSALS = (CallFailed, SystemExit)
+
+
+def not_a_refusal(e: BaseException) -> str:
+    """Why ``e`` is not the library refusing its input (``NOT_REFUSALS``), or ''."""
+    if isinstance(e, SystemExit):
+        return f"the library called sys.exit({e.code!r})"
+    if isinstance(e, CallFailed):
+        return str(e)
+    return ""
+
+
 @dataclass(frozen=True)
 class Limits:
     timeout: float = DEFAULT_TIMEOUT

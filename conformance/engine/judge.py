@@ -17,7 +17,7 @@ from oracle.registry import get_metric
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
 from conformance.engine.explain import describe, explain, explanation
-from conformance.engine.isolation import CallFailed
+from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal
 from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
 
 
@@ -177,21 +177,6 @@ def proven_explanation(adapter, metric: str, settings: Mapping, inputs: Mapping,
 UNRELATED_CRASHES = (IndexError, KeyError, AttributeError, ZeroDivisionError, UnboundLocalError, NameError,
                      RecursionError, FloatingPointError, OverflowError, SystemError, MemoryError,
                      NotImplementedError)
-
-
-# What ends a library call without the library's own exception: its process died,
-# exited (sys.exit, in a worker or in process) or hit a limit, or its value could not be
-# carried back. Never a refusal: a refusal is an exception raised by the library's code.
-NOT_REFUSALS = (CallFailed, SystemExit)
-
-
-def not_a_refusal(e: BaseException) -> str:
-    """Why ``e`` is not the library refusing its input (``NOT_REFUSALS``), or ''."""
-    if isinstance(e, SystemExit):
-        return f"the library called sys.exit({e.code!r})"
-    if isinstance(e, CallFailed):
-        return str(e)
-    return ""
 
 
 def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refusal: str) -> Verdict:

@@ -1,4 +1,5 @@
-"""Compare a run with a stored report: what changed since then."""
+"""Compare a run with a stored report: what changed since then (a knob value renamed
+since the report was written is read under its new name)."""
 from __future__ import annotations
 
 import json
@@ -10,8 +11,10 @@ from conformance.reports.writers import read_jsonl
 def changes_since(path, records: list[Record]) -> list[str]:
     """Lines for every test whose outcome differs from the stored report, and
     for tests that appeared or disappeared."""
+    from oracle.registry import modern_names
     _, old = read_jsonl(path)
-    before = {r.key: r for r in old}
+    # a report written before a knob value was renamed names its tests by the old name
+    before = {modern_names(r.key): r for r in old}
     now = {r.key: r for r in records}
     lines = []
     for k, r in now.items():
