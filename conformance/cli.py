@@ -18,7 +18,7 @@ from conformance.engine.resolve import builtin_adapters
 from conformance.reports.paths import STDOUT
 from conformance.reports.records import fixed_known
 from conformance.cli_common import (EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, UsageError, _case_from_args, _check_paths,
-                                     _known_dir, _load_adapters, _progress_printer)
+                                     _known_dir, _load_adapters, _progress_printer, _renamed_values_as_notices)
 from conformance.cli_explain import cmd_explain
 
 
@@ -225,9 +225,13 @@ def cmd_compare(args) -> int:
             out[key] = getattr(v, key)
     if v.material:
         out["case_exact"] = v.case_exact   # the value under the case's (here: the asked) settings
+    # the same input judged against the canonical definition and the library as people call it
+    # (conformance.engine.as_called): no value to type
+    from conformance.engine.as_called import as_called
+    defaults_ok = as_called(a, case.metric, case.inputs, settings, known, out)
     print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
-    return EXIT_OK if v.status in ("agree", "divergence", "refuses", "not-applicable", "skipped") or kf \
-        else EXIT_UNEXPECTED
+    ok = v.status in ("agree", "divergence", "refuses", "not-applicable", "skipped") or kf
+    return EXIT_OK if ok and defaults_ok else EXIT_UNEXPECTED
 
 
 def cmd_known(args) -> int:
@@ -427,22 +431,6 @@ AUDIT_KEYS = """claim keys (FIGURE key=value ...):
   KNOB=VALUE      any knob of the metric, stated (tokenizer=intl, case=lower, scheme=iobes, k=10);
                   `metric-conformance list` shows every knob; unstated knobs are searched
 a claims file (--claims) holds one claim per line, or JSON lines {"claim": "BLEU 27.3", "hyp": ..., ...}"""
-
-
-def _renamed_values_as_notices(command: str) -> None:
-    """A knob value under its old name (``oracle.conventions.RenamedValueWarning``) is one
-    line on standard error, once per value: 'metric-conformance run: notice: ...'."""
-    import warnings
-    from oracle.conventions import RenamedValueWarning
-    shown = warnings.showwarning
-
-    def show(message, category, filename, lineno, file=None, line=None):
-        if issubclass(category, RenamedValueWarning):
-            print(f"metric-conformance {command}: notice: {message}", file=sys.stderr)
-        else:
-            shown(message, category, filename, lineno, file, line)
-    warnings.showwarning = show
-    warnings.filterwarnings("once", category=RenamedValueWarning)
 
 
 def main(argv=None) -> int:

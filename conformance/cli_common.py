@@ -3,6 +3,7 @@ reading a case from the command line."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from conformance.engine.resolve import builtin_adapters, resolve_adapter
@@ -134,3 +135,18 @@ def _json_or_file(text: str, flag: str):
     except json.JSONDecodeError as e:
         raise UsageError(f"{flag}: not JSON: {e} (give JSON, or a JSON file's path)") from None
 
+
+def _renamed_values_as_notices(command: str) -> None:
+    """A knob value under its old name (``oracle.conventions.RenamedValueWarning``) is one
+    line on standard error, once per value: 'metric-conformance run: notice: ...'."""
+    import warnings
+    from oracle.conventions import RenamedValueWarning
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, RenamedValueWarning):
+            print(f"metric-conformance {command}: notice: {message}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+    warnings.showwarning = show
+    warnings.filterwarnings("once", category=RenamedValueWarning)

@@ -41,6 +41,7 @@ from .conventions import Knob, Metric, Result
 POPOVIC = "Popović 2015, chrF: character n-gram F-score for automatic MT evaluation (WMT)"
 POPOVIC17 = "Popović 2017, chrF++: words helping character n-grams (WMT)"
 SB = "sacrebleu 2.x metrics/chrf.py"
+CHRFPP = "chrF++.py (m-popovic/chrF, the author's script for Popović 2015 and 2017)"
 EPS = Fraction(1, 10 ** 16)
 _PUNCTS = set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
 
@@ -54,14 +55,19 @@ def _knobs() -> tuple:
         Knob("beta", "weight of recall against precision", "2", kind="int", minimum=1, key="beta",
              sources={"*": f"{POPOVIC} (beta = 3 in 2015; 2 from WMT16, W16-2341); {SB} BETA = 2"}),
         Knob("whitespace", "whether spaces are characters of the n-grams", "no", choices=("no", "yes"),
-             key="space", sources={"no": f"{SB} whitespace=False: ''.join(line.split())",
+             key="space", sources={"no": f"{CHRFPP} separate_characters(): line.strip().replace(' ', '') (spaces "
+                                         f"are no characters); {SB} whitespace=False: ''.join(line.split())",
                                    "yes": f"{SB} whitespace=True"}),
         Knob("case", "lower: str.lower() on every segment first", "mixed", choices=("mixed", "lower"),
-             key="case", sources={"mixed": SB, "lower": f"{SB} lowercase=True"}),
+             key="case", sources={"mixed": f"{CHRFPP}: characters compared as given (no case folding)",
+                                  "lower": f"{SB} lowercase=True"}),
         Knob("smoothing", "orders without n-grams: left out of the averages, or smoothed with 1e-16",
              "effective-order", choices=("effective-order", "eps"), key="smooth",
              sources={"effective-order": f"{SB} eps_smoothing=False (the default since 2.0)",
-                      "eps": f"{SB} eps_smoothing=True (chrF++.py, NLTK, Moses)"}),
+                      "eps": f"{CHRFPP} ngram_precrecf / computeChrF: an order without n-grams gets P = R = 1e-16; "
+                             f"{SB} eps_smoothing=True (NLTK, Moses alike)"},
+             unspecified=f"{POPOVIC} averages chrP and chrR over the orders and says nothing of an order without "
+                         "n-grams; the author's chrF++.py smooths it with 1e-16, sacrebleu 2.x leaves it out"),
         Knob("scale", "fraction (0..1) or percent (0..100)", "fraction", choices=("fraction", "percent"),
              key="scale", sources={"fraction": POPOVIC, "percent": "sacrebleu score"}),
     )

@@ -101,7 +101,8 @@ TF = Knob("tf", "term frequency: raw counts or divided by the sentence's n-gram 
           sources={"raw": f"{_COCO} counts2vec(): float(term_freq) * (ref_len - df)",
                    "normalized": f"{_PAPER}, g_k: h_k(s) / sum over all n-grams of h_l(s)"})
 DF = Knob("df", "where document frequencies and N come from", "refs", choices=("refs", "corpus"),
-          sources={"refs": f"{_COCO} compute_doc_freq(): over the references of the scored set",
+          sources={"refs": f"{_PAPER}, eq. 1 (the IDF over the reference sentences of all images of the set); "
+                           f"{_COCO} compute_doc_freq()",
                    "corpus": "a fixed external corpus (the coco-val-df option of vrama91/cider), given as df_corpus"})
 ZERO_DF = Knob("zero_df", "the weight of an n-gram no image of the df source has (df = 0)", "one",
                choices=("one", "undefined"), key="df0",

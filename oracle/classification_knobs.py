@@ -7,50 +7,65 @@ from dataclasses import dataclass
 from .conventions import ConventionError, Knob
 
 _SK = "scikit-learn sklearn.metrics"
+# the published definitions of the per-class ratios and their averages
+_SOKOLOVA = ("Sokolova and Lapalme 2009, A systematic analysis of performance measures for classification "
+             "tasks, Information Processing and Management 45(4), Table 3")
+_YANG = "Yang 1999, An evaluation of statistical approaches to text categorization, Information Retrieval 1, sec. 4"
 _DOC = "source document 003_0a6ad6c781e30d47.txt"
 
 LABEL_SET = Knob(
     "label_set", "the classes (and their order) the matrix and the averages run over", "auto",
     choices=("auto", "declared", "union"),
-    sources={"auto": f"declared when inputs.labels is given, else union ({_SK}: labels=None -> unique_labels)",
+    sources={"auto": f"declared when inputs.labels is given (the class set C of {_SOKOLOVA}), else the union of "
+                     f"the labels seen ({_SK}: labels=None -> unique_labels)",
              "declared": f"inputs.labels in its order ({_SK} labels=[...]; {_DOC}: a fixed K)",
              "union": f"sorted union of the labels seen in y_true and y_pred ({_SK} unique_labels)"},
-    key="labels")
+    key="labels",
+    unspecified="the definitions run over a given class set C; which classes an undeclared label set holds "
+                "(the union seen, or the true labels only) is no published rule")
 
 _OUTSIDE_SOURCES = {
     "error": "a label outside the declared classes is bad input",
     "drop": f"{_SK} confusion_matrix(labels=...): samples with a label not in labels are eliminated",
     "keep": f"{_SK} precision_recall_fscore_support(labels=...): counts over all samples, "
             "only the listed labels reported and averaged"}
+_OUTSIDE_OPEN = ("the definitions assume every label lies in the declared classes; whether a label outside them is "
+                 "refused, dropped or kept is no published rule")
 OUTSIDE = Knob(
     "outside", "a sample whose true or predicted label is not a declared class", "error",
-    choices=("error", "drop"), sources={k: _OUTSIDE_SOURCES[k] for k in ("error", "drop")})
+    choices=("error", "drop"), sources={k: _OUTSIDE_SOURCES[k] for k in ("error", "drop")},
+    unspecified=_OUTSIDE_OPEN)
 OUTSIDE_PRF = Knob(
     "outside", "a sample whose true or predicted label is not a declared class", "error",
-    choices=("error", "drop", "keep"), sources=_OUTSIDE_SOURCES)
+    choices=("error", "drop", "keep"), sources=_OUTSIDE_SOURCES, unspecified=_OUTSIDE_OPEN)
 AVERAGE = Knob(
     "average", "how per-class values are combined", "macro",
     choices=("micro", "macro", "weighted", "none", "binary", "samples"),
-    sources={"micro": f"{_SK}: pool tp, fp, fn over the classes",
+    sources={"micro": f"{_YANG} (micro-averaging: tp, fp, fn pooled over the classes); {_SOKOLOVA}",
              "samples": f"{_SK} average='samples' (multilabel indicator input only): 'Calculate metrics for "
                         "each instance, and find their average'",
-             "macro": f"{_SK}: unweighted mean of the per-class values",
+             "macro": f"{_YANG} (macro-averaging: the unweighted mean of the per-class values); {_SOKOLOVA}",
              "weighted": f"{_SK}: mean weighted by support",
              "none": f"{_SK} average=None: the per-class values",
              "binary": f"{_SK} average='binary' (its default): the class pos_label only"},
-    key="avg")
+    key="avg",
+    unspecified=f"{_YANG} and {_SOKOLOVA} define micro and macro averages side by side and prescribe neither: "
+                "the average is the user's choice")
 ZERO_DIVISION = Knob(
-    "zero_division", "value of a ratio whose denominator is 0", "zero",
+    "zero_division", "value of a ratio whose denominator is 0", "undefined",
     choices=("zero", "one", "undefined", "exclude"),
     sources={"zero": f"{_SK} zero_division='warn' (default) or 0",
              "one": f"{_SK} zero_division=1",
-             "undefined": "the definition: 0/0 has no value (oracle's Undefined)",
+             "undefined": f"the definition: P = tp/(tp + fp), R = tp/(tp + fn), F_beta ({_SOKOLOVA}; van "
+                          "Rijsbergen 1979) have no value when the denominator is 0 (the oracle's Undefined); a "
+                          "library's 0, 1 or NaN there is a representation of its own",
              "exclude": f"{_SK} zero_division=np.nan: NaN per class, left out of averages by _nanaverage"},
     key="zd")
 NORMALIZE = Knob(
     "normalize", "the confusion matrix as counts, or divided by the true (row), predicted (column) or all sums",
     "none", choices=("none", "true", "pred", "all"), key="norm",
-    sources={"none": f"{_SK} confusion_matrix(normalize=None): counts",
+    sources={"none": "Kohavi and Provost 1998, Glossary of terms, Machine Learning 30(2-3), 'confusion "
+                     "matrix': the counts of actual against predicted classes",
              "true": f"{_SK} confusion_matrix(normalize='true'): cm / cm.sum(axis=1), nan_to_num (a class "
                      "without samples: a row of 0)",
              "pred": f"{_SK} confusion_matrix(normalize='pred'): cm / cm.sum(axis=0), nan_to_num",
@@ -68,7 +83,9 @@ NO_WEIGHT = Knob(
                                   "predictions, recall is zero_division if there are no positive labels, fscore "
                                   "is zero_division if all labels AND predictions are negative' (P and F 0 when "
                                   "something is predicted; seqeval 1.x the same)"},
-    key="nowt")
+    key="nowt",
+    unspecified="a support-weighted mean whose weights are all 0 is a 0/0; no publication gives it a value "
+                "(the representative is the definition's undefined)")
 BETA = Knob(
     "beta", "relative weight of recall in F-beta ('inf': recall alone)", "1", kind="rational", minimum=0,
     special=("inf",),
@@ -93,7 +110,7 @@ class IgnoreKnob(Knob):
 
 IGNORE_INDEX = IgnoreKnob(
     "ignore_index", "a true label whose samples are left out of every count", "none", kind="label",
-    sources={"none": "every sample counts",
+    sources={"none": f"every sample counts ({_SOKOLOVA}: the measures are over all n samples)",
              "*": "torchmetrics ignore_index (functional/classification/stat_scores.py: idx = target != "
                   "ignore_index; preds, target = preds[idx], target[idx]): 'a target value that is ignored and "
                   "does not contribute to the metric calculation'"},
@@ -107,7 +124,9 @@ ADJUSTED = Knob(
 TOP_K = Knob(
     "top_k", "score rows (y_score): a sample counts as predicting its true label when that label is among "
     "its k highest-scored classes, else its highest-scored class", "1", kind="int", minimum=1,
-    sources={"1": "the highest-scored class is the prediction (argmax; first column among equal scores)",
+    sources={"1": "Russakovsky et al. 2015, ImageNet Large Scale Visual Recognition Challenge, IJCV 115 (top-1: "
+                  "the highest-scored class is the prediction; among equal scores the first column, numpy "
+                  "argmax's rule, which no publication fixes)",
              "*": "torchmetrics multiclass_accuracy / _precision / _recall / _fbeta_score(top_k): 'Number of "
                   "highest probability or logit score predictions considered to find the correct label' "
                   "(functional/classification/stat_scores.py _refine_preds_oh, from pull request #2839, 2024-11)"},

@@ -125,6 +125,13 @@ class Knob:
     # (``RenamedValueWarning``), so that settings, reports and known-failure lists written
     # under the old name keep working
     renamed: Mapping[str, str] = field(default_factory=dict)
+    # why the published sources leave this choice open ('' where one is canonical): the
+    # default is then only the oracle's representative value, and every library's choice
+    # is reported (a divergence of kind 'unspecified')
+    unspecified: str = ""
+    # the choice under which a value the definition leaves ambiguous is the set of the values
+    # it admits (``Admissible``: tie='any'); the other choices are named tie rules
+    admissible: str = ""
 
     @property
     def sig_key(self) -> str:
@@ -183,6 +190,10 @@ class Knob:
             d["minimum"] = str(self.minimum)
         if self.special:
             d["special"] = list(self.special)
+        if self.unspecified:
+            d["unspecified"] = self.unspecified
+        if self.renamed:
+            d["renamed"] = dict(self.renamed)
         return d
 
 

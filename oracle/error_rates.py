@@ -135,22 +135,31 @@ _SCLITE = "NIST SCTK sclite: word.c wwd_WORD (ins 3, del 3, sub 4), net_dp.c"
 _JIWER = "jiwer 4.0 (process.py, transformations.py)"
 _RAPIDFUZZ = "RapidFuzz Levenshtein.editops (Levenshtein_py.py; Hyyro 2004, A Note on Bit-Parallel Alignment Computation)"
 _DOC001 = "source document 001_e6f299f74aa61acb.txt part 3, alignment_wer()"
+_SCTK = ("NIST SCTK sclite (doc/infmts.htm: trn words are whitespace-separated tokens, compared as written; "
+         "normalization only through an explicit GLM filter, csrfilt.sh)")
+_MORRIS = ("Morris, Maier and Green 2004, From WER and RIL to MER and WIL: improved evaluation measures for "
+           "connected speech recognition, Interspeech")
 
 RULES = ("prefer-substitution", "prefer-deletion-insertion", "diagonal-first", "rapidfuzz", "sclite")
 
 TOKENIZE = Knob(
     "tokenize", "how a text is split into words", "whitespace",
     choices=("whitespace", "spaces", "jiwer"),
-    sources={"whitespace": "Python str.split(): runs of any Unicode whitespace",
+    sources={"whitespace": f"{_SCTK}: words are separated by whitespace (read here as Python str.split(): runs "
+                           "of any Unicode whitespace)",
              "spaces": "s.split(' ') with empty strings dropped (runs of U+0020 collapsed)",
              "jiwer": f"{_JIWER} wer_default: RemoveMultipleSpaces (re.sub(r'\\s\\s+', ' ')), Strip, "
                       "ReduceToListOfListOfWords (split(' '), empty strings dropped)"},
     key="tok")
 CASE = Knob("case", "case folding before comparing", "mixed", choices=("mixed", "lower"),
-            sources={"mixed": "tokens compared as given", "lower": "str.lower() (jiwer ToLowerCase)"})
+            sources={"mixed": f"{_MORRIS}: words compared as given; sclite -s (case-sensitive alignments)",
+                     "lower": "sclite's default ('-s Do Case-sensitive alignments. Otherwise all input is mapped "
+                              "to a single case before scoring', SCTK doc/options.htm); str.lower() here"},
+            unspecified="no publication fixes case; the canonical tool sclite folds it by default and keeps it "
+                        "with -s")
 PUNCTUATION = Knob(
     "punctuation", "punctuation handling before tokenizing", "keep", choices=("keep", "remove"),
-    sources={"keep": "characters as given",
+    sources={"keep": f"characters as given ({_SCTK})",
              "remove": "delete every character of Unicode general category P* (jiwer RemovePunctuation)"},
     key="punct")
 WHITESPACE = Knob(
@@ -158,25 +167,32 @@ WHITESPACE = Knob(
     choices=("strip", "keep", "collapse", "remove"),
     sources={"strip": f"{_JIWER} cer_default: Strip (str.strip()), inner whitespace kept",
              "keep": "every character as given", "collapse": "' '.join(s.split())",
-             "remove": "every Unicode whitespace character deleted"},
-    key="ws")
+             "remove": "every Unicode whitespace character deleted (sclite -c 'chop up the words into separate "
+                       "characters': the spaces between words are not scored)"},
+    key="ws",
+    unspecified="no publication says whether the spaces of a text are characters of CER; sclite -c scores "
+                "none, jiwer keeps the inner ones")
 UNIT = Knob(
     "unit", "the character unit", "codepoint", choices=("codepoint", "grapheme", "nfc-codepoint"),
     sources={"codepoint": "Unicode code points (Python str iteration; jiwer ReduceToListOfListOfChars)",
              "grapheme": "extended grapheme clusters, UAX #29 subset (see the module docstring)",
-             "nfc-codepoint": "unicodedata.normalize('NFC', s), then code points"})
+             "nfc-codepoint": "unicodedata.normalize('NFC', s), then code points"},
+    unspecified="no publication fixes what a character of CER is (code point, grapheme cluster, normalized "
+                "form)")
 _CONTIGUOUS = ("jiwer 2.0-2.2 measures.py _default_transform ends in SentencesToListOfWords ('By default, it "
                "collapses input to a list of words'): the corpus is one word sequence, aligned once")
 AGGREGATE = Knob(
     "aggregate", "how utterances are combined", "corpus", choices=("corpus", "mean", "contiguous"),
-    sources={"corpus": f"summed counts over the corpus (NIST sclite; {_JIWER}; {_DOC001})",
+    sources={"corpus": f"summed counts over the corpus: NIST sclite's Sum/Avg row (total S + D + I over the total "
+                       f"reference words, each utterance aligned on its own); {_MORRIS}; {_DOC001}",
              "mean": "arithmetic mean of the utterance values",
              "contiguous": _CONTIGUOUS},
     key="agg")
 EMPTY = Knob(
     "empty_reference", "value when the denominator is zero (an empty reference)", "undefined",
     choices=("undefined", "insertions", "error"),
-    sources={"undefined": "0/0 and I/0 are undefined",
+    sources={"undefined": f"WER = (S + D + I)/N ({_MORRIS}): with N = 0 it is 0/0 or I/0, which has no value; "
+                          "a library's number there is a representation of its own",
              "insertions": f"{_JIWER} process_words: if num_rf_words == 0: wer = num_insertions; "
                            "mer = 0 and wip = 1 when the hypothesis is empty too",
              "error": "an empty reference is invalid input (jiwer 2.x raised ValueError)"},
@@ -184,13 +200,16 @@ EMPTY = Knob(
 EMPTY_COUNTS = Knob(
     "empty_reference", "whether an empty reference is counted or refused", "count",
     choices=("count", "error"),
-    sources={"count": "the counts are defined for any reference: an empty one contributes its hypothesis "
-                      "words as insertions",
+    sources={"count": "Wagner and Fischer 1974, The String-to-String Correction Problem, JACM 21(1): "
+                      "D(0, j) = j, so an empty reference's alignment is its hypothesis words as insertions",
              "error": "an empty reference is invalid input (jiwer before 4.0 raised ValueError)"},
     key="empty")
 TIE = Knob(
     "tie", "which minimum-cost alignment splits the errors into S, D, I", "any",
     choices=("any",) + RULES,
+    unspecified="Levenshtein 1966 and Wagner and Fischer 1974 fix the minimum cost only; how tied minimum-cost "
+                "alignments split it into S, D and I (and so H, MER, WIL, WIP) is no published rule",
+    admissible="any",
     sources={"any": "the admissible set over all minimum-cost alignments",
              "prefer-substitution": "the minimum-cost alignment with the most substitutions",
              "prefer-deletion-insertion": "the minimum-cost alignment with the fewest substitutions",
@@ -428,7 +447,7 @@ CER = Metric(name="cer", family="error_rates", summary="Character error rate (S 
              compute_fn=_rate_metric("cer", "char"))
 AGGREGATE_COUNTS = Knob(
     "aggregate", "how utterances are combined", "corpus", choices=("corpus", "contiguous"),
-    sources={"corpus": "each utterance aligned on its own, the counts summed (NIST sclite; jiwer >= 2.3)",
+    sources={"corpus": "each utterance aligned on its own, the counts summed (NIST sclite's Sum/Avg row)",
              "contiguous": _CONTIGUOUS})
 ERROR_COUNTS = Metric(name="error_counts", family="error_rates",
                       summary="Corpus hits, substitutions, deletions and insertions of the word alignment",

@@ -82,11 +82,12 @@ MIN_OVERLAP = Knob(
                   "overlap tokens / gold tokens * 100 >= min_overlap_percentage (default 1.0)"},
     key="ovl")
 ZERO_DIVISION = Knob(
-    "zero_division", "what P, R or F1 is when its denominator is 0", "zero",
+    "zero_division", "what P, R or F1 is when its denominator is 0", "undefined",
     choices=("zero", "one", "undefined"),
     sources={"zero": f"{_NERVALUATE} compute_metrics: 'if self.actual > 0 else 0' (P, R and F1)",
              "one": "1 (scikit-learn's zero_division=1, for comparison)",
-             "undefined": "the value is Undefined"},
+             "undefined": f"{_SEMEVAL}: P = COR/ACT and R = COR/POS have no value when ACT (or POS) is 0; the "
+                          "paper gives no 0/0 rule (the oracle's Undefined)"},
     key="zd")
 
 _CATEGORIES = ("correct", "incorrect", "partial", "missed", "spurious")

@@ -71,14 +71,15 @@ class IntOrNoneKnob(Knob):
 AGGREGATE = Knob(
     "aggregate", "how per-token NLLs of several texts make one perplexity", "corpus-token",
     choices=("corpus-token", "mean-per-text"),
-    sources={"corpus-token": "exp of the mean NLL over all tokens (torch CrossEntropyLoss reduction='mean'; "
-                             "source document 000 part 4 for one text)",
+    sources={"corpus-token": "exp of the mean NLL over all tokens of the test set: Jurafsky and Martin, Speech "
+                             "and Language Processing (3rd ed.), ch. 3, PP(W) = P(w_1..w_N)^(-1/N); Jelinek, "
+                             "Mercer, Bahl and Baker 1977 (perplexity); source document 000 part 4 for one text",
              "mean-per-text": "Hugging Face evaluate 'perplexity': mean_perplexity = np.mean(perplexities)"},
     key="agg")
 IGNORE_INDEX = IntOrNoneKnob(
     "ignore_index", "target index whose positions are dropped (logits); drop null positions (probs/logprobs)",
     "none", kind="int-or-none",
-    sources={"none": "every position is scored",
+    sources={"none": "every position is scored (Jurafsky and Martin, ch. 3: N is every token of the test set)",
              "*": "torch.nn.CrossEntropyLoss(ignore_index=...); -100 in Hugging Face transformers"},
     key="ignore")
 SHIFT = Knob(

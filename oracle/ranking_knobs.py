@@ -29,7 +29,7 @@ TIES = Knob(
 THRESHOLD = Knob(
     "threshold", "a document is relevant when its grade is at least this", "1",
     kind="int", minimum=1, key="rel",
-    sources={"*": f"{_TREC} -l (level_for_rel), default 1; ranx rel_lvl, default 1"})
+    sources={"*": f"{_TREC} -l (level_for_rel), default 1"})
 _TM_EMPTY = "torchmetrics retrieval/base.py RetrievalMetric.compute, empty_target_action"
 NO_RELEVANT = Knob(
     "no_relevant", "a query without relevant documents: scored 0 or 1, left out of the mean, or bad input", "zero",
@@ -123,16 +123,20 @@ SCORE_PRECISION = Knob(
                       "when they are equal",
              "float64": "the double nearest the score (trec_eval's atof; pytrec_eval, ranx and NumPy hold scores "
                         "so): scores that round to one double tie",
-             "float32": "the double nearest the score, then the float32 nearest that (torch's .float(): "
-                        "torchmetrics utilities/checks.py _check_retrieval_target_and_prediction_types 'preds = "
-                        "preds.float()', documented there as 'preds: as torch.float32'): scores that round to one "
-                        "float32 tie; beyond its range a score is +-inf"},
-    key="sprec")
+             "float32": "the double nearest the score, then the float32 nearest that (trec_eval 9.0.x "
+                        "trec_format.h TEXT_RESULTS 'float sim' = atof(...); torch's .float(): torchmetrics "
+                        "utilities/checks.py _check_retrieval_target_and_prediction_types 'preds = preds.float()'): "
+                        "scores that round to one float32 tie; beyond its range a score is +-inf"},
+    key="sprec",
+    unspecified="no publication speaks of the precision of scores; trec_eval 9.0.x holds them as C float "
+                "(float32), trec_eval 10.0 as double (commit dc0c991 'Convert float to double'): the canonical "
+                "tool itself changed, and the representative is the scores as written")
 _COMMON = (THRESHOLD, NO_RELEVANT, MISSING, DUPLICATES, QUERIES, EMPTY_JUDGMENTS, SCORE_PRECISION)
 _GAINS = (GAIN, THRESHOLD_GAINS, NEGATIVE)
 
 
 LOG_BASE = Knob("log_base", "the base B of the discount 1/log_B(rank + 1)", "2", kind="int", minimum=2,
                 key="logb", special=("10",),
-                sources={"*": "Jarvelin and Kekalainen 2002 (log2); scikit-learn dcg_score(log_base=2): "
-                              "'Base of the logarithm used for the discount'"})
+                sources={"*": f"{_TREC} m_ndcg.c: gain / log2(rank + 1) (log2(i + 2) for the 0-based i); "
+                              "Jarvelin and Kekalainen 2002 discount by log_b(rank), b = 2, with no discount "
+                              "before rank b"})

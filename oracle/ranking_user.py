@@ -39,14 +39,18 @@ GDEVAL = "gdeval.pl (TREC Web track; ir_measures/bin/gdeval.pl)"
 
 PERSISTENCE = Knob("p", "the persistence: the chance the user goes on to the next rank", "4/5", kind="rational",
                    minimum=0, special=("1/2", "19/20"),
-                   sources={"*": f"{MZ}, sec. 3 (p = 0.5, 0.8, 0.95 studied); ir_measures RBP p=0.8"})
+                   sources={"*": f"{MZ}, sec. 3 (p = 0.5, 0.8, 0.95 studied); trec_eval 10.0 m_rbp.c p = 0.9"},
+                   unspecified=f"{MZ} study several persistences and fix none; trec_eval 10.0 defaults to 0.9, "
+                               "ir_measures to 0.8 (the representative)")
 MAX_GRADE = Knob("max_grade", "the top of the grade scale: R = (2^g - 1)/2^max_grade", "4", kind="int",
                  minimum=1, key="gmax",
                  sources={"*": f"{CMZG}, eq. 3 (g_max the highest grade); {GDEVAL}: $MAX_JUDGMENT = 4"})
 ERR_CUTOFF = replace(K, default="20", special=("10",),
                      sources={"*": f"{GDEVAL} ERR@k ($K, required); TREC Web track reports ERR@20"})
 JUDGED_CUTOFF = replace(K, default="10", special=("5",),
-                        sources={"*": "ir_measures Judged@k (OpenNIR judged.py): the top k of the run"})
+                        sources={"*": "ir_measures Judged@k (OpenNIR judged.py): the top k of the run"},
+                        unspecified="Judged@k has no published default cutoff (ir_measures requires one); 10 is a "
+                                    "representative")
 
 
 def _err(j, s):

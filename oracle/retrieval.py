@@ -71,7 +71,9 @@ DIRECTION = Knob(
     "direction", "which side queries: images (rows) or texts (columns)", "image-to-text",
     choices=("image-to-text", "text-to-image"),
     sources={"image-to-text": f"{_DOC}: recall_at_k(skor, K)", "text-to-image": f"{_DOC}: recall_at_k(skor.T, K)"},
-    key="dir")
+    key="dir",
+    unspecified="both directions are standard and reported side by side (Karpathy and Fei-Fei 2015, CVPR, "
+                "Table 1: image annotation and image search)")
 K = Knob("k", "cutoff: a query hits when a correct candidate is among its K best", "1", kind="int", minimum=1,
          sources={"*": f"{_DOC}: i in peringkat[i, :k]"})
 TIES = Knob(

@@ -413,15 +413,21 @@ TOP_K_ACCURACY = Metric(
 
 
 K = Knob("k", "only the top k ranks count ('none': all)", "none", kind="int", minimum=1, special=("none",),
-         sources={"*": f"{_SK} dcg_score, ndcg_score k (default None)"})
+         sources={"none": "trec_eval 9.0 m_ndcg.c (ndcg: the whole ranking); Jarvelin and Kekalainen 2002 (DCG "
+                          "over the whole ranking)",
+                  "*": f"{_SK} dcg_score, ndcg_score k"})
 LOG_BASE = Knob("log_base", "the base B of the discount 1/log_B(rank + 1)", "2", kind="int", minimum=2,
-                key="logb", sources={"*": f"{_SK} dcg_score(log_base=2)"})
+                key="logb", sources={"*": "trec_eval 9.0 m_ndcg.c: gain / log2(rank + 1); "
+                                          f"{_SK} dcg_score(log_base=2)"})
 
 TIES = Knob("ties", "items with equal scores", "step", choices=("step", "expected"),
             sources={"step": f"{_SK} average_precision_score (precision_recall_curve: one threshold per distinct "
                              "score), label_ranking_average_precision_score (rankdata 'max')",
                      "expected": "McSherry and Najork 2008, Computing information retrieval performance measures "
-                                 "efficiently in the presence of tied scores, ECIR: the mean over tie orderings"})
+                                 "efficiently in the presence of tied scores, ECIR: the mean over tie orderings"},
+            unspecified="AP (Manning, Raghavan and Schuetze 2008, ch. 8) and label-ranking AP (Schapire and Singer "
+                        "2000, BoosTexter) assume a strict ranking; grouping tied scores into one step is "
+                        "scikit-learn's, the mean over tie orders McSherry and Najork's")
 _UNDEF = "the definition divides by R = 0: no value"
 AP_NO_RELEVANT = Knob("no_relevant", "a problem without a relevant item (R = 0)", "undefined", key="norel",
                       choices=("undefined", "zero"),
@@ -440,7 +446,8 @@ AVERAGE = Knob("average", "how the label columns' AP are combined (rows only)", 
                         "micro": f"{_SK} average='micro': every entry as one binary problem",
                         "weighted": f"{_SK} average='weighted': weighted by each label's support",
                         "samples": f"{_SK} average='samples': the mean over the samples",
-                        "none": f"{_SK} average=None: one AP per label"})
+                        "none": f"{_SK} average=None: one AP per label"},
+               unspecified="how the label columns' AP are combined is the user's choice; no publication fixes it")
 
 
 SCORE_AVERAGE_PRECISION = Metric(

@@ -155,7 +155,10 @@ READING = Knob(
                            "as the scheme says count, an invalid tag is read as O; for iob2, ioe2, iobes and bilou "
                            f"the same chunks as {_SEQEVAL} mode='strict' (seqeval.scheme.Tokens.entities), for iob1 "
                            "and ioe1 not (seqeval's IOB1 and IOE1 classes read some invalid sequences otherwise)"},
-    key="read", renamed={"strict": "valid-only"})   # renamed in commit bda6dfd
+    key="read", renamed={"strict": "valid-only"},
+    unspecified="conlleval.pl (reading=conlleval) reads invalid IOB tags its way but knows no S, E, L or U tag, "
+                "and no canonical tool reads invalid IOBES or BILOU; on B, I and O tags the representative "
+                "seqeval reading gives conlleval.pl's chunks")   # renamed in commit bda6dfd
 TAG_FORMAT = Knob(
     "tag_format", "where the prefix is written", "prefix-type",
     choices=("prefix-type", "type-prefix"),
@@ -165,7 +168,7 @@ TAG_FORMAT = Knob(
 AVERAGE = Knob(
     "average", "how per-type scores are combined", "micro",
     choices=("micro", "macro", "weighted"),
-    sources={"micro": f"{_CONLLEVAL} overall line; {_SEQEVAL} average='micro'",
+    sources={"micro": f"{_CONLLEVAL} overall line (counts pooled over the types)",
              "macro": f"{_SEQEVAL} average='macro' (unweighted mean over types)",
              "weighted": f"{_SEQEVAL} average='weighted' (mean weighted by gold count)"},
     key="avg")
@@ -190,7 +193,9 @@ NO_WEIGHT = Knob(
                         "174-185 alike: P and F are 0 when something is predicted, R is zero_division",
              "zero-division": "this project's rule (no published definition): the weighted mean of no weight "
                               "is a 0/0, which zero_division settles for P, R and F alike"},
-    key="nowt", renamed={"sklearn": "zero-if-predicted"})   # renamed in commit c64faa0
+    key="nowt", renamed={"sklearn": "zero-if-predicted"},
+    unspecified="a gold-count-weighted mean over types that have no gold entity is a 0/0; conlleval.pl has no "
+                "weighted average and no publication gives it a value")   # renamed in commit c64faa0
 MATCHING = Knob(
     "matching", "what makes a predicted entity correct", "span",
     choices=("span", "pooled-type-text"),
@@ -219,7 +224,7 @@ class LabelsKnob(Knob):
 
 LABELS = LabelsKnob(
     "labels", "the types the averages run over", "all", kind="labels",
-    sources={"all": "the union of the types in gold and prediction (conlleval.pl, seqeval)",
+    sources={"all": "the union of the types in gold and prediction (conlleval.pl)",
              "*": "a declared list (scikit-learn labels=...): other types are ignored by the averages"})
 
 

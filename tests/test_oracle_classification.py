@@ -249,7 +249,7 @@ def test_f_beta_is_the_harmonic_form_where_p_and_r_are_defined():
 
 
 def test_signatures_name_every_knob():
-    assert get_metric("f1").signature() == "f1|labels:auto|outside:error|avg:macro|zd:zero|nowt:undefined|beta:1|ign:none|topk:1|oracle:1"
+    assert get_metric("f1").signature() == "f1|labels:auto|outside:error|avg:macro|zd:undefined|nowt:undefined|beta:1|ign:none|topk:1|oracle:1"
     assert get_metric("balanced_accuracy").signature({"adjusted": True}) == \
         "balanced_accuracy|labels:auto|outside:error|adj:yes|ign:none|oracle:1"
     sigs = {get_metric("precision").signature({"average": a, "zero_division": z})

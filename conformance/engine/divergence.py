@@ -46,6 +46,36 @@ def divergent_knobs(adapter, metric: str) -> list[tuple[str, str, str]]:
             if canon[k.name] != prof[k.name] and k.name not in PRESENTATION_KNOBS]
 
 
+def reported_knobs(adapter, metric: str) -> list[tuple[str, str, str]]:
+    """[(knob, the value shown against, library value)]: every knob where the profile
+    differs from the canonical default, and every knob the sources leave open
+    (``Knob.unspecified``) where the library takes the oracle's representative value, shown
+    against the first other value that is not the same by definition there. A knob whose
+    representative is the admissible set (``Knob.admissible``) is ``ties``' to report."""
+    m = get_metric(metric)
+    prof = adapter.profile(metric)
+    out = divergent_knobs(adapter, metric)
+    for k in m.knobs:
+        if k.unspecified and k.name not in PRESENTATION_KNOBS and not any(k.name == d[0] for d in out) \
+                and prof[k.name] != k.admissible:
+            rival = _rival(m, k, prof)
+            if rival is not None:
+                out.append((k.name, rival, prof[k.name]))
+    return out
+
+
+def _rival(m, k, prof: dict):
+    from oracle.conventions import candidate_values
+    for v in candidate_values(k):
+        try:
+            s = m.settings({**prof, k.name: v})
+        except ConventionError:
+            continue
+        if s[k.name] != prof[k.name] and not m.inert(k.name, s[k.name], prof[k.name], prof):
+            return s[k.name]
+    return None
+
+
 def _value(metric: str, inputs, settings):
     """The exact value, or ('refused', message) where the spec refuses the input."""
     try:
@@ -167,7 +197,12 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     prof = adapter.profile(metric)
     r = Record(adapter=adapter.name, library=adapter.library, version=adapter.version(), metric=metric,
                kind="divergence", test=knob, outcome="divergence", tolerance=str(adapter.tolerance(metric)))
+    open_ = m.knob(knob).unspecified
     r.description = (f"{knob}: the library's {knob}={library} against the canonical {knob}={canonical}")
+    if open_:   # the sources leave the choice open: the run shows which value the library takes
+        r.verdicts = {"divergence": "unspecified"}
+        r.description = (f"{knob}: the sources leave it open ({open_}); the library takes {knob}={library}, "
+                         f"shown against {knob}={canonical}")
     r.source = adapter.profile_source(metric, knob)
     t0 = time.perf_counter()
     try:
@@ -249,8 +284,10 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
     r.library_value = value
     tol = adapter.tolerance(metric)
     if _agrees(value, ours, tol):
+        other = f"{knob}={canonical}, one of the values the sources leave open," if open_ else \
+            f"the canonical {knob}={canonical}"
         r.explanation = (f"the library does what its profile says ({knob}={library}): "
-                         f"{shorten(r.exact)} here, where the canonical {knob}={canonical} gives {shorten(r.case_exact)}")
+                         f"{shorten(r.exact)} here, where {other} gives {shorten(r.case_exact)}")
         return r
     kf = known.recognise(metric, prof, x, None, library_value=value)
     if kf:
@@ -331,5 +368,7 @@ def _agrees(value, exact, tol) -> bool:
 
 
 def run_divergences(adapter, metric: str, known, examples: int) -> list[Record]:
+    from conformance.engine.ties import admissible_knobs, run_tie_rule
     return [run_divergence(adapter, metric, k, c, lib, known, examples)
-            for k, c, lib in divergent_knobs(adapter, metric)]
+            for k, c, lib in reported_knobs(adapter, metric)] + \
+        [run_tie_rule(adapter, metric, k, known) for k in admissible_knobs(adapter, metric)]

@@ -15,7 +15,8 @@ from oracle.registry import get_metric
 
 from conformance.engine.cases import Case, load_cases
 from conformance.engine.judge import judge_case
-from conformance.engine.divergence import divergent_knobs, run_divergences
+from conformance.engine.divergence import reported_knobs, run_divergences
+from conformance.engine.ties import admissible_knobs
 from conformance.engine.isolation import LibraryDied, Limits, isolated
 from conformance.engine.known import KnownIndex, load_known
 from conformance.engine.plans import plan_for
@@ -231,7 +232,7 @@ def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case])
                 units.append(Unit(name, metric, "properties"))
             if any(e.metric == metric for e in load_known(name)):
                 units.append(Unit(name, metric, "known"))
-            if divergent_knobs(a, metric) and plan_for(metric) is not None:
+            if (reported_knobs(a, metric) or admissible_knobs(a, metric)) and plan_for(metric) is not None:
                 diverging.append(metric)
         if diverging:
             units.append(Unit(name, diverging[0] if len(diverging) == 1 else f"{len(diverging)} metrics",

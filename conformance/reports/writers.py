@@ -167,7 +167,10 @@ def notable(records: list[Record]) -> list[Record]:
 def divergence_lines(r: Record) -> list[str]:
     """A divergence from the canonical definition, in a few lines."""
     (knob, (canon, lib)), = list(r.material.items())[:1] or [("?", ("?", "?"))]
-    head = f"DIVERGENCE {r.adapter} {r.metric} {knob}: library {lib}, canonical {canon}"
+    if (r.verdicts or {}).get("divergence") == "unspecified":   # the sources leave the knob open
+        head = f"UNSPECIFIED {r.adapter} {r.metric} {knob}: library {lib}, shown against {canon}"
+    else:
+        head = f"DIVERGENCE {r.adapter} {r.metric} {knob}: library {lib}, canonical {canon}"
     lines = [head + (f" ({r.message})" if r.message else "")]
     if r.inputs is not None:
         lines.append(f"  input:     {json.dumps(r.inputs, ensure_ascii=False)[:300]}")
