@@ -100,6 +100,9 @@ SOURCES = {
     "aggregate": "wer.py _wer_update sums the edit distances and the reference lengths over the pairs; "
                  "_wer_compute returns errors / total",
     "whitespace": "cer.py _cer_update: _edit_distance(list(pred), list(tgt)), the strings as given",
+    "case": "wer.py _wer_update: pred.split(), tgt.split(), the tokens compared as given (no case folding; cer.py "
+            "alike)",
+    "unit": "cer.py _cer_update: list(pred), Python's code points",
     "tokenizer": "bleu.py _tokenize_fn: sentence.split() (BLEUScore's default tokenizer)",
     "ref_length": "bleu.py References [1], Papineni et al. 2002: the best match length (the closest reference; "
                   "NLTK closest_ref_length and SacreBLEU _get_closest_ref_len, the implementations sacre_bleu_score "

@@ -104,6 +104,9 @@ _SOURCES = {
     "tokenize": "jiwer README (4.0), 'transformations': wer_default splits words on whitespace and removes "
                 "multiple spaces (jiwer/transformations.py:47-53)",
     "tie": "canonical: any minimum-cost alignment; jiwer documents rapidfuzz's Levenshtein, not its tie-break",
+    "case": "jiwer/transformations.py:40-46 wer_default = Compose([RemoveMultipleSpaces(), Strip(), "
+            "ReduceToListOfListOfWords()]) and :106 cer_default: no ToLowerCase, words compared as given",
+    "unit": "jiwer/transformations.py:106 cer_default ends in ReduceToListOfListOfChars: list(s), code points",
     "empty_reference": "jiwer README 4.0, 'A note on empty references': an empty reference counts the "
                        "hypothesis words as insertions (process.py:233-244)",
     "whitespace": "cer_default = Compose([Strip(), ReduceToListOfListOfChars()]) (transformations.py)",

@@ -74,6 +74,8 @@ class NERvaluate(Adapter):
         "scheme": "nervaluate/loaders.py ListLoader: B- and I- tags only (README examples are IOB2)",
         "reading": "loaders.py:125-149: an entity starts at B-, or where the type changes, as seqeval's reading",
         "schema": "evaluate() returns every schema; the adapter reads the one asked for (no default)",
+        "zero_division": "nervaluate/entities.py:43-51 compute_metrics: 'precision = ... / self.actual if "
+                         "self.actual > 0 else 0' (recall and F1 alike)",
     }}
     # P and R are one float division (with 0.5 * partial added first); F1 = 2PR/(P+R):
     # a few roundings of float64.

@@ -160,7 +160,14 @@ class SKLearn(Adapter):
                          "the class specified by pos_label' (same for recall_score :2737, f1_score :1513)",
               "no_weight": "sklearn/utils/extmath.py _nanaverage (precision_recall_fscore_support, "
                            "_classification.py:2212-2215): 'except ZeroDivisionError: # this is when all weights "
-                           "are zero, then ignore them' (since 1.3)"},
+                           "are zero, then ignore them' (since 1.3)",
+              "zero_division": "_classification.py:2584-2590 precision_score(zero_division='warn'): 'Sets the value "
+                               "to return when there is a zero division ... If set to \"warn\", this acts like 0' "
+                               "(recall_score, f1_score, classification_report alike)",
+              "label_set": "_classification.py:2539-2545 precision_score(labels=None): 'By default, all labels in "
+                           "y_true and y_pred are used in sorted order' (the union; declared labels when given)",
+              "outside": "_classification.py:2541-2543 precision_score(labels=...): 'Labels present in the data can "
+                         "be excluded': their samples still count as errors of the listed labels"},
         **_scores.SOURCES,
     }
     # releases whose rule differs: before 1.3, weights.sum() == 0 took its own branch

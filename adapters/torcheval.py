@@ -111,6 +111,8 @@ class TorchEval(Adapter):
     }
     profile_sources = {**_ranks.SOURCES, **_retrieval.SOURCES, "*": {
         "tokenize": f"{_SRC}/text/word_error_rate.py _word_error_rate_update: ipt.split(), tgt.split()",
+        "case": f"{_SRC}/text/word_error_rate.py:61 ipt.split(): tokens compared as given (no case folding; "
+                "helper.py:57 for WIL and WIP alike)",
         "aggregate": f"{_SRC}/text/word_error_rate.py: errors += _edit_distance(...), total += len(tgt_tokens); "
                      "errors / total",
         "tokenizer": f"{_SRC}/text/bleu.py _bleu_score_update: candidate.split(), ref.split()",

@@ -98,7 +98,9 @@ FACTOR = Knob("factor", "multiplier of the score", "1", kind="rational",
               sources={"*": f"{_PAPER}: CIDEr-D multiplies by 10; CIDEr by 1; {_COCO}: score_avg *= 10.0"})
 TF = Knob("tf", "term frequency: raw counts or divided by the sentence's n-gram total", "-",
           choices=("raw", "normalized"), special=("-",),
-          sources={"raw": f"{_COCO} counts2vec(): float(term_freq) * (ref_len - df)",
+          sources={"-": f"{_PAPER}, eq. 2: without the clip CIDEr is a cosine, which the per-sentence TF "
+                        "normalization of eq. 1 does not change (raw and normalized give one value)",
+                   "raw": f"{_COCO} counts2vec(): float(term_freq) * (ref_len - df)",
                    "normalized": f"{_PAPER}, g_k: h_k(s) / sum over all n-grams of h_l(s)"})
 DF = Knob("df", "where document frequencies and N come from", "refs", choices=("refs", "corpus"),
           sources={"refs": f"{_PAPER}, eq. 1 (the IDF over the reference sentences of all images of the set); "

@@ -86,7 +86,9 @@ SHIFT = Knob(
     "shift", "alignment of logits and targets", "none",
     choices=("none", "causal"),
     sources={"none": "logits[i] scores targets[i]",
-             "causal": "Hugging Face causal-LM loss: logits[..., :-1, :] against labels[..., 1:]"})
+             "causal": "Hugging Face causal-LM loss: logits[..., :-1, :] against labels[..., 1:]"},
+    unspecified="perplexity is defined on P(w_i | w_<i) (Jurafsky and Martin, ch. 3); whether a caller's "
+                "logits and targets come aligned or shifted by one is an interface's convention, not the metric's")
 
 _NEG_INF = object()  # a -inf log-probability or logit: probability 0
 _KINDS = ("probs", "logprobs", "logits")

@@ -67,7 +67,9 @@ EMPTY_JUDGMENTS = Knob(
                       "(ranx Qrels keeps such a query and scores it 0)",
              "absent": f"{_TREC} get_qrels.c: queries are made from judgement lines, so a query without one does "
                        "not exist (a qrels file cannot list it); pytrec_eval, which embeds trec_eval, leaves a "
-                       "query with an empty judgement dict out of its results"})
+                       "query with an empty judgement dict out of its results"},
+    unspecified="a trec_eval qrels file cannot list a query without judgements; JSON qrels can, and no "
+                "publication says whether such a query counts")
 GAIN = Knob(
     "gain", "gain of a document from its grade", "linear",
     choices=("linear", "exponential", "binary"),
