@@ -103,8 +103,10 @@ Knobs
   ``ignore_index``: "Specifies a target value that is ignored and does not contribute to the
   metric calculation", functional/classification/stat_scores.py ``idx = target !=
   ignore_index``; the -100 of token classification). The label set is then read from what is
-  left (``union``) or declared; a sample of another true label predicted as the ignored label
-  still counts (a false positive of that label, or a label outside a declared set). An int
+  left (``union``) or declared, without the ignored label, which is no class: it is never
+  averaged over nor reported (torchmetrics' own documentation; its macro averages that keep
+  it as a 0 are its tracker's issues 1691 and 2441). A sample of another true label predicted
+  as the ignored label is a miss of its true class and no class's prediction. An int
   label is written as its decimal text (``-100``); a string label as itself (the string
   ``none`` cannot be ignored). Single-label input only.
 

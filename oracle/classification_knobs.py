@@ -109,7 +109,8 @@ class IgnoreKnob(Knob):
 
 
 IGNORE_INDEX = IgnoreKnob(
-    "ignore_index", "a true label whose samples are left out of every count", "none", kind="label",
+    "ignore_index", "a true label whose samples are left out of every count, and which is no class", "none",
+    kind="label",
     sources={"none": f"every sample counts ({_SOKOLOVA}: the measures are over all n samples)",
              "*": "torchmetrics ignore_index (functional/classification/stat_scores.py: idx = target != "
                   "ignore_index; preds, target = preds[idx], target[idx]): 'a target value that is ignored and "

@@ -149,7 +149,11 @@ def _read(inputs, settings: dict):
     if settings.get("average") == "binary":
         pos_label = kind.check(_label(inputs.get("pos_label", 1), "pos_label"), "pos_label")
     codes = (arrays["y_true"], arrays["y_pred"]) if "y_true" in arrays and "y_pred" in arrays else None
-    return y_true, y_pred, classes, pos_label, codes, weights
+    if ignored != "none":   # the ignored label is no class: never declared, averaged or reported
+        target = _ignored_label(ignored, kind.kind)
+        if classes is not None and target in classes:
+            classes = [c for c in classes if c != target]
+    return y_true, y_pred, classes, pos_label, codes, weights, (target,) if ignored != "none" else ()
 
 
 def predicted_from_scores(inputs, k: int) -> list:
@@ -288,17 +292,21 @@ def _from_array(xs, name: str):
     return arr.tolist(), None
 
 
-def _drop_ignored(y_true: list, y_pred: list, ignored: str, kind, weights=None) -> tuple[list, list, list | None]:
-    """The samples (and their weights) whose true label is not ``ignored`` (the ignore_index
-    knob: an int label's decimal text, or a string label)."""
+def _ignored_label(ignored: str, kind):
+    """The label the ignore_index knob names (an int label's decimal text, or a string label)."""
     if kind is int:
         try:
-            target = int(ignored)
+            return int(ignored)
         except ValueError:
             raise InputError(f"ignore_index: {ignored!r} is not an int, and the labels are ints",
                              item="ignore_index") from None
-    else:
-        target = ignored
+    return ignored
+
+
+def _drop_ignored(y_true: list, y_pred: list, ignored: str, kind, weights=None) -> tuple[list, list, list | None]:
+    """The samples (and their weights) whose true label is not ``ignored`` (the ignore_index
+    knob: an int label's decimal text, or a string label)."""
+    target = _ignored_label(ignored, kind)
     keep = [i for i, t in enumerate(y_true) if t != target]
     return [y_true[i] for i in keep], [y_pred[i] for i in keep], None if weights is None else [weights[i] for i in keep]
 
@@ -416,13 +424,15 @@ def tally(inputs, settings: dict, with_matrix: bool = True) -> tuple[Tally, obje
     once per occurrence; from _NUMPY_MIN_SAMPLES samples on, with every label a
     class, NumPy counts them, see ``_count_numpy``). Returns the tally and pos_label;
     without ``with_matrix``, the tally's matrix is None (the per-class counts are the same)."""
-    y_true, y_pred, classes, pos_label, array_codes, weights = _read(inputs, settings)
+    y_true, y_pred, classes, pos_label, array_codes, weights, ignored = _read(inputs, settings)
     large = len(y_true) >= _NUMPY_MIN_SAMPLES and weights is None
     if not large or array_codes is None:
         y_true, y_pred = _listed(y_true), _listed(y_pred)
     codes = (array_codes if array_codes is not None else _int_codes(y_true, y_pred)) if large else None
     if classes is None:
         classes = _sorted_union(y_true, y_pred, codes)
+        if ignored and ignored[0] in classes:   # predicted by a kept sample: still no class
+            classes = [c for c in classes if c != ignored[0]]
     index = {c: i for i, c in enumerate(classes)}
     if pos_label is not None and pos_label not in index:
         if len(classes) >= 2:
@@ -449,7 +459,12 @@ def tally(inputs, settings: dict, with_matrix: bool = True) -> tuple[Tally, obje
             pairs[t, p] = pairs.get((t, p), 0) + w
     for (t, p), count in pairs.items():
         ti, pi = index.get(t), index.get(p)
-        if ti is None or pi is None:
+        if pi is None and ignored and p == ignored[0] and ti is not None:
+            # a kept sample predicted as the ignored label: a miss of its true class, no
+            # class's prediction (the ignored label is no class)
+            outside += count
+            stray = True
+        elif ti is None or pi is None:
             if policy == "error":
                 i = next(i for i, (t, p) in enumerate(zip(y_true, y_pred)) if t not in index or p not in index)
                 t, p = y_true[i], y_pred[i]

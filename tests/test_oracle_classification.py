@@ -457,3 +457,20 @@ def test_score_rows_are_refused_with_the_offending_row_named():
     assert e.value.item == "y_score[1]"
     with pytest.raises(InputError, match="top_k: 3 is more than the 2 classes"):
         compute("accuracy", {"y_true": [0], "y_score": [[1, 0]]}, {"top_k": "3"})
+
+
+def test_the_ignored_label_is_no_class_of_the_averages():
+    # torchmetrics' tracker, issue 2441: y_true [0, 0, 1, 1], predictions [0, 0, 0, 1], ignore 0.
+    # Samples 0 and 1 (true 0) leave; the classes are {1}: R_1 = 1/2 (sample 2, true 1, predicted
+    # the ignored 0, is a miss), so the macro mean is 1/2, not (0 + 1/2)/2.
+    x = {"y_true": [0, 0, 1, 1], "y_pred": [0, 0, 0, 1]}
+    assert compute("recall", x, {"ignore_index": "0", "average": "macro"}).value == Fraction(1, 2)
+    assert compute("recall", x, {"ignore_index": "0", "average": "none"}).value == {1: Fraction(1, 2)}
+    # issue 1692: a perfect predictor with class 0 ignored has macro precision 1 (not 2/3)
+    y = [0, 1, 2, 0, 1, 2]
+    assert compute("precision", {"y_true": y, "y_pred": y}, {"ignore_index": "0", "average": "macro"}).value == 1
+    # accuracy counts the miss: (1, 0) is wrong, (1, 1) right: 1/2
+    assert compute("accuracy", x, {"ignore_index": "0"}).value == Fraction(1, 2)
+    # a declared ignored label is not a class either
+    d = {**x, "labels": [0, 1]}
+    assert compute("recall", d, {"ignore_index": "0", "average": "macro"}).value == Fraction(1, 2)
