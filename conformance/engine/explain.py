@@ -252,12 +252,14 @@ def prove(adapter, metric: str, settings: Mapping, inputs: Mapping, candidates: 
             x = separating_input(metric, ks, base, 10, strategy_settings=base)
             if x is not None:
                 pool.append(x)
+    separators: dict = {}   # (i, j) -> an input on which candidates i and j give different values
     for i in range(len(knob_sets)):
         for j in range(i + 1, min(len(knob_sets), 6)):
             if knob_sets[i] != knob_sets[j]:
-                x = separating_input(metric, knob_sets[i], knob_sets[j], 10, strategy_settings=base)
+                x = _separating(metric, knob_sets[i], knob_sets[j], base)
                 if x is not None:
                     pool.append(x)
+                    separators[i, j] = x
     pool += neighbours(metric, base, need)
     alive = list(candidates)
     rejected: list = []
@@ -286,7 +288,36 @@ def prove(adapter, metric: str, settings: Mapping, inputs: Mapping, candidates: 
     if tested < need:
         # too few neighbours the library scores: nothing is proven
         return [], rejected, tested
+    # rivals: two candidates still alive that some input tells apart (the library did not score
+    # it) are not an explanation: either could be the cause, so neither is proven
+    index = {id(c): i for i, c in enumerate(candidates)}
+    for a, b in itertools.combinations(alive, 2):
+        pair = tuple(sorted((index[id(a)], index[id(b)])))
+        if pair in separators:
+            rejected.append({"candidate": a, "rival": b, "input": separators[pair], "library": None,
+                             "exact": ""})
+    if any("rival" in r for r in rejected):
+        return [], rejected, tested
     return alive, rejected, tested
+
+
+def _separating(metric: str, a: Mapping, b: Mapping, base: Mapping):
+    """An input on which settings ``a`` and ``b`` give different values: drawn as for the
+    library's settings, else as for ``a`` or ``b`` (a strategy that draws what their knobs
+    act on: punctuation for punctuation=remove, say)."""
+    from conformance.engine.divergence import separating_input
+    from conformance.engine.plans import plan_for
+    plan = plan_for(metric)
+    tried = []
+    for strategy in (base, b, a):
+        shape = repr(plan.inputs(strategy)) if plan is not None else ""
+        if shape in tried:
+            continue
+        tried.append(shape)
+        x = separating_input(metric, a, b, 10, strategy_settings=strategy)
+        if x is not None:
+            return x
+    return None
 
 
 def exact_text(value) -> str:
@@ -392,6 +423,11 @@ def explanation(found: list[dict], library_value, exact, stats: Mapping | None =
                 continue
             seen.add(key)
             c = "; ".join(_change_text(k, v) for k, v in rj["candidate"].items())
+            if "rival" in rj:   # two candidates remain: the input that separates them is not scored
+                r = "; ".join(_change_text(k, v) for k, v in rj["rival"].items())
+                notes.append(f"two candidates remain, {c} and {r}: both hold on every neighbour the library "
+                             f"scores, and it does not score {_brief(rj['input'])}, which tells them apart")
+                continue
             notes.append(f"{c} reproduces this input but not the neighbour {_brief(rj['input'])} "
                          f"(library {rj['library']!r}, exact {rj['exact'][:40]})")
         text += "; rejected: " + "; ".join(notes[:3])
