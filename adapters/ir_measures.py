@@ -180,7 +180,11 @@ class IRMeasures(Adapter):
     provider: str | None = None      # None: ir_measures.DefaultPipeline
     capabilities = {m: _caps(m, _TREC_CAPS) for m in _MEASURES}
     profiles = {m: _profile(m, _TREC) for m in _MEASURES}
+    # measures/base.py:117-130 MeanAgg(default=float('NaN')): a mean over no query is NaN, by design
+    undefined = {"*": ("nan",)}
     profile_sources = {"*": {
+        "undefined": "ir_measures/measures/base.py:117-130 MeanAgg.__init__(default=float('NaN')); result(): 'if "
+                     "self.count == 0: return self.default' (the mean of no query is NaN)",
         "score_precision": _SCORE_PRECISION_SOURCE,
         "missing": "ir_measures/providers/base.py Evaluator.iter_calc: every judged query the provider did not "
                    "score is yielded with 'value=measure.DEFAULT' (0): a query absent from the run scores 0",

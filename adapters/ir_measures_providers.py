@@ -51,7 +51,7 @@ class IRMeasuresCwlEval(IRMeasures):
     capabilities["average_precision"]["k"] = ("none",)
     profiles = {m: _cwl_profile(m) for m in _CWL_MEASURES}
     profiles["average_precision"]["ap_denominator"] = "retrieved-relevant"
-    profile_sources = {"*": dict(_CWL_SOURCES, ap_denominator=(
+    profile_sources = {"*": dict(_CWL_SOURCES, undefined=IRMeasures.profile_sources["*"]["undefined"], ap_denominator=(
         "cwl/ruler/measures/cwl_ap.py:46-66 APCWLMetric.c_vector: the continuation probabilities come from the "
         "gains of the ranking itself (rels counts the ranked items with gain > 0), the C/W/L form of AP (Moffat "
         "et al.), so AP averages the precisions over the relevant documents retrieved"))}
@@ -83,7 +83,8 @@ class IRMeasuresGdeval(IRMeasures):
                                  if k != "threshold"}) for m in _GDEVAL_MEASURES}
     capabilities["ndcg"]["k"] = _a_cutoff   # gdeval_provider.py:14, _nDCG(cutoff=Any(required=True))
     profiles = {m: _gdeval_profile(m) for m in _GDEVAL_MEASURES}
-    profile_sources = {"*": dict(IRMeasures.profile_sources["err"], gain=(
+    profile_sources = {"*": dict(IRMeasures.profile_sources["err"], undefined=IRMeasures.profile_sources["*"]["undefined"],
+                                 gain=(
         "ir_measures/providers/gdeval_provider.py:14 supports nDCG(dcg='exp-log2') only; gdeval.pl sub dcg: "
         "(2**$gain[$i] - 1) / log ($i + 2)"), k=(
         "gdeval.pl takes the cutoff as a required argument (gdeval_provider.py:14, _nDCG(cutoff=Any(required=True))); "
@@ -136,6 +137,7 @@ class IRMeasuresRanx(IRMeasures):
     profiles = {m: dict(_profile(m, _RANX), **({"threshold_gains": "no"} if m == "ndcg" else {}))
                 for m in _RANX_MEASURES}
     profile_sources = {"*": {
+        "undefined": IRMeasures.profile_sources["*"]["undefined"],
         "ties": "ranx Run sorts each ranking with np.argsort(-scores) in numba, an insertion sort below 16 "
                 "documents (ranx/data_structures/common.py sort_dict_by_value): equal scores keep the input order",
         "threshold_gains": "ranx metrics/common.py clean_qrels(qrels, rel_lvl) drops the judgments below the level, "

@@ -184,7 +184,11 @@ class PyTrecEval(Adapter):
                      ideal="judged"),
         **{m: {k: v for k, v in _FURTHER_PROFILE.items() if k in _further_knobs(m)} for m in _FURTHER},
     }
+    # no evaluated query: pytrec_eval gives no per-query value, and the adapter no mean (module docstring)
+    undefined = {"*": ("none",)}
     profile_sources = {"*": {
+        "undefined": "RelevanceEvaluator.evaluate returns a dict without the query (no evaluated query gives "
+                     "{}): there is no value to average, which the adapter returns as None",
         "score_precision": SCORE_PRECISION_SOURCE,
         "missing": "trec_eval (which pytrec_eval embeds) without -c: 'Average over the complete set of queries in "
                    "the relevance judgements instead of the queries in the intersection ... Default is off' "

@@ -149,6 +149,8 @@ class SKLearn(Adapter):
                                   "no_weight": "unweighted"},
         **_scores.PROFILES,
     }
+    # no samples: a ValueError of sklearn's own checks; a 0/0 of P, R or F under zero_division=np.nan: NaN
+    undefined = {m: ("raise", "nan") for m in ("precision", "recall", "f1", "classification_report")}
     profile_sources = {
         "confusion_matrix": {"outside": "sklearn/metrics/_classification.py:451-453 confusion_matrix(labels=...): "
                                         "'may be used to reorder or select a subset of labels' (:584 'eliminate "
@@ -161,6 +163,9 @@ class SKLearn(Adapter):
               "no_weight": "sklearn/utils/extmath.py _nanaverage (precision_recall_fscore_support, "
                            "_classification.py:2212-2215): 'except ZeroDivisionError: # this is when all weights "
                            "are zero, then ignore them' (since 1.3)",
+              "undefined": "_classification.py:2584-2590 precision_score(zero_division=np.nan): 'If set to np.nan, "
+                           "such values will be excluded from the average' (a 0/0 is returned as NaN); no samples: "
+                           "check_consistent_length / _check_targets raise ValueError",
               "zero_division": "_classification.py:2584-2590 precision_score(zero_division='warn'): 'Sets the value "
                                "to return when there is a zero division ... If set to \"warn\", this acts like 0' "
                                "(recall_score, f1_score, classification_report alike)",

@@ -160,6 +160,17 @@ class Adapter:
 
     # {metric: {knob: where the library documents or deliberately implements its value}}
     profile_sources: Mapping[str, Mapping[str, str]] = {}
+    # how the library represents a value its definition leaves without a number (a 0/0, no
+    # samples), per metric or '*': a tuple of 'raise' (an exception of its own code: the
+    # canonical representation, and the default), 'nan' or 'none' (it returns NaN, or None),
+    # several where the library's representation depends on the cause. One other than 'raise'
+    # is a divergence, its source in profile_sources under 'undefined'; an undeclared NaN or
+    # None where the value is undefined is a defect.
+    undefined: Mapping[str, tuple] = {}
+
+    def undefined_as(self, metric: str) -> tuple:
+        """The representations of an undefined value this adapter declares for ``metric``."""
+        return tuple(self.undefined.get(metric) or self.undefined.get("*") or ("raise",))
 
     def _eras_here(self, version: str | None = None) -> list:
         """The eras that hold for ``version`` (default: the installed release)."""

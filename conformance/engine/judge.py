@@ -6,7 +6,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from oracle.compare import Comparison, compare_value, not_a_number
+from oracle.compare import Comparison, as_number, compare_value, not_a_number
 from oracle.conventions import ConventionError, InputError, _jsonable
 import json
 
@@ -110,6 +110,15 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
     except (Exception, SystemExit) as e:  # the library raised (or its call ended: ``NOT_REFUSALS``)
         exact_text, dig = texts()
         tb = traceback.format_exception_only(type(e), e)[-1].strip()
+        if isinstance(result.value, Undefined) and not isinstance(e, NOT_REFUSALS + UNRELATED_CRASHES) \
+                and "raise" in adapter.undefined_as(metric):
+            # the definition has no value here, and the library says so by an exception of its
+            # own code: the canonical representation of an undefined value
+            return Verdict("agree", exact_text, dig, library_value=f"raised {tb}",
+                           comparison=Comparison("both-undefined", None, None, "-", "-", None,
+                                                 adapter.tolerance(metric)),
+                           message=f"raises where the definition has no value, as it declares: {tb}",
+                           oracle_result=result)
         return Verdict("error", exact_text, dig, library_value=f"raised {tb}",
                        explanation=f"the library raised {type(e).__name__} on an input the oracle defines "
                                    f"({exact_text if len(exact_text) < 80 else exact_text[:77] + '...'}): "
@@ -123,6 +132,16 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
                        oracle_result=result)
     tol = adapter.tolerance(metric)
     cmp = compare_value(out.value, result.value, tol)
+    shown = undefined_shown(out.value) if isinstance(result.value, Undefined) else None
+    if shown is not None and shown not in adapter.undefined_as(metric):
+        # NaN or None where the definition has no value: a representation the adapter must
+        # declare (``Adapter.undefined``); an undeclared one is a defect
+        cmp = Comparison("undefined-mismatch", None, None, "-", "-", None, tol)
+        exact_text, dig = texts()
+        return Verdict("disagree", exact_text, dig, out.value, cmp, explanation=(
+            f"the library returns {'NaN' if shown == 'nan' else 'None'} where the definition has no value "
+            f"({result.value.reason}), but its adapter declares undefined={'/'.join(adapter.undefined_as(metric))} "
+            f"for {metric}: an undeclared representation of an undefined value, a defect"), oracle_result=result)
     stat_diff = first_stat_difference(result.stats, out.stats)
     lib_value = out.value if not isinstance(out.value, bool) else out.value
     if cmp.agrees and not stat_diff:
@@ -136,6 +155,17 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
         if explain_it and _comparable(out.value):
             found, expl = proven_explanation(adapter, metric, settings, inputs, out.value, tol, result)
     return Verdict("disagree", exact_text, dig, lib_value, cmp, stat_diff, expl, found, oracle_result=result)
+
+
+def undefined_shown(value) -> str | None:
+    """How a library's value represents an undefined one: 'nan', 'none', or None (a number)."""
+    import math
+    if value is None:
+        return "none"
+    n = as_number(value) if not isinstance(value, (list, dict, tuple)) else None
+    if isinstance(n, float) and math.isnan(n):
+        return "nan"
+    return None
 
 
 def _comparable(value) -> bool:
@@ -297,6 +327,16 @@ def judge_case(adapter, metric: str, settings: Mapping, inputs: Mapping, explain
         return w
     v.run_settings, v.converted, v.immaterial, v.material = run, converted, immaterial, material
     v.case_exact = exact_texts(case_result.value)[0]
+    rep = undefined_shown(v.library_value)
+    if v.status == "agree" and rep is not None and isinstance(case_result.value, Undefined) \
+            and rep in adapter.undefined_as(metric):
+        # a declared representation of an undefined value other than an exception: shown
+        v.status = "divergence"
+        v.material = {**material, "undefined": ["raise", rep]}
+        v.explanation = (f"the library does what its adapter declares: where the definition has no value "
+                         f"({case_result.value.reason}) it returns {'NaN' if rep == 'nan' else 'None'} "
+                         f"(undefined={rep}); the canonical representation is an exception")
+        return v
     if material and v.status == "agree":
         v.status = "divergence"
         v.explanation = ("the library does what its profile says, and on this input its setting "
