@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, settings as hsettings, strategies as st
 from hypothesis.errors import NoSuchExample
 
-from conformance.engine.divergence import _differs, _value
+from conformance.engine.divergence import differs as _differs, exact_value as _value
 from conformance.engine.explain import candidate_values
 from conformance.engine.plans import plan_for
 from oracle.conventions import ConventionError

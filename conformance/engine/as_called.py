@@ -33,28 +33,10 @@ from oracle.conventions import ConventionError, InputError
 from oracle.exact import Admissible
 from oracle.registry import get_metric
 
+from conformance.engine.divergence import differs as _differs, exact_value as _value, value_text as _text
 from conformance.engine.judge import judge
 from conformance.protocol import PRESENTATION_KNOBS
 from conformance.reports.records import shorten
-
-
-def _value(metric: str, inputs, settings):
-    """The exact value, or ('refused', message) where the spec refuses the input."""
-    try:
-        return get_metric(metric).compute(inputs, settings).value
-    except (InputError, ConventionError) as e:
-        return ("refused", f"{type(e).__name__}: {e}")
-
-
-def _differs(a, b) -> bool:
-    ra, rb = isinstance(a, tuple), isinstance(b, tuple)
-    if ra or rb:
-        return ra != rb or a != b
-    return not same_value(a, b)
-
-
-def _text(v) -> str:
-    return f"error({v[1]})" if isinstance(v, tuple) else exact_texts(v)[0]
 
 
 def _with(metric: str, settings: Mapping, **changes):

@@ -76,7 +76,7 @@ def _rival(m, k, prof: dict):
     return None
 
 
-def _value(metric: str, inputs, settings):
+def exact_value(metric: str, inputs, settings):
     """The exact value, or ('refused', message) where the spec refuses the input."""
     try:
         return get_metric(metric).compute(inputs, settings).value
@@ -84,14 +84,14 @@ def _value(metric: str, inputs, settings):
         return ("refused", f"{type(e).__name__}: {e}")
 
 
-def _differs(a, b) -> bool:
+def differs(a, b) -> bool:
     ra, rb = isinstance(a, tuple), isinstance(b, tuple)
     if ra or rb:
         return ra != rb
     return not same_value(a, b)
 
 
-def _text(v) -> str:
+def value_text(v) -> str:
     return f"error({v[1]})" if isinstance(v, tuple) else exact_texts(v)[0]
 
 
@@ -113,12 +113,12 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
     key = (get_metric(metric).family, tuple(sorted((k, ours[k], theirs[k]) for k in ours if ours[k] != theirs[k])))
     for x in _FOUND.get(key, ()):
         try:
-            a, b = _value(metric, x, ours), _value(metric, x, theirs)
+            a, b = exact_value(metric, x, ours), exact_value(metric, x, theirs)
         except Exception:
             continue
         # (``seen`` is not touched here: what the later searches do must not depend on which
         # metrics this process happened to run before)
-        if not (isinstance(a, tuple) and isinstance(b, tuple)) and _differs(a, b) \
+        if not (isinstance(a, tuple) and isinstance(b, tuple)) and differs(a, b) \
                 and (follows is None or follows(x, a, b)):
             return x
     strategy = plan.inputs(strategy_settings or ours)
@@ -135,10 +135,10 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
     separated: dict = {}
 
     def separates(x) -> bool:
-        a, b = _value(metric, x, ours), _value(metric, x, theirs)
+        a, b = exact_value(metric, x, ours), exact_value(metric, x, theirs)
         if isinstance(a, tuple) and isinstance(b, tuple):
             return False
-        if not _differs(a, b):
+        if not differs(a, b):
             return False
         separated["any"] = True
         if seen is not None:
@@ -261,8 +261,8 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
                      f"({max(examples, 1) * 3} tried): the strategies do not reach this knob's effect")
         return r
     r.inputs = x
-    ours, theirs = _value(metric, x, prof), _value(metric, x, canon)
-    r.exact, r.case_exact = _text(ours), _text(theirs)
+    ours, theirs = exact_value(metric, x, prof), exact_value(metric, x, canon)
+    r.exact, r.case_exact = value_text(ours), value_text(theirs)
     if not isinstance(ours, tuple):
         r.digits = exact_texts(ours)[1]
     r.reproduce = reproduce_command(adapter, metric, r.conventions, x)
