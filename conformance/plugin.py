@@ -8,7 +8,10 @@
   library adapter, or a function registered with
   ``conformance.functions.implementation``). A disagreement fails the item
   with the full report entry; a known failure is an expected failure (xfail);
-  with ``--metric-strict`` a known failure that passes fails. Library calls run
+  with ``--metric-strict`` a known failure that passes fails. A golden item also judges
+  its input against the library at its defaults (``conformance.engine.as_called``): the
+  one-line summary is its ``at_defaults`` user property and ends a failure's report.
+  Library calls run
   in a worker process (``--metric-timeout``, ``--metric-memory``): a library that
   exits, crashes or hangs fails its item and the session goes on. The items are
   collected like any others (the header counts them; ``-k``, ``--deselect``,
@@ -88,6 +91,7 @@ class ConformanceItem(pytest.Item):
         known = KnownIndex(a, load_known(a.name))
         if self.unit == "golden":
             r = run_case(a, self.test, known)
+            self._at_defaults(self.test)
         elif self.unit == "known":
             r = run_known_entry(a, self.test, outside=self.test in known.out_of_range, known=known)
         else:
@@ -104,10 +108,25 @@ class ConformanceItem(pytest.Item):
         if r.outcome == "known-failure":
             pytest.xfail(f"known failure {r.known_failure}: {r.known_title}")
 
+    def _at_defaults(self, case) -> None:
+        """The case's input judged against the library at its defaults as well
+        (``conformance.engine.as_called``): its one-line summary is the item's user property
+        ``at_defaults`` (in a JUnit report) and follows a failure's report."""
+        from conformance.engine.as_called import at_defaults
+        from oracle.conventions import ConventionError, InputError
+        if case.metric not in self.adapter.capabilities:
+            return
+        try:
+            summary = at_defaults(self.adapter, case.metric, case.inputs)["summary"]
+        except (InputError, ConventionError) as e:   # an input only the case's settings define
+            summary = f"at its defaults the spec refuses this input: {e}"
+        self.user_properties.append(("at_defaults", summary))
+
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ConformanceFailure):
             from conformance.reports.writers import describe_record
-            return "\n".join(describe_record(excinfo.value.record))
+            extra = [f"  at defaults: {v}" for k, v in self.user_properties if k == "at_defaults"]
+            return "\n".join(describe_record(excinfo.value.record) + extra)
         return super().repr_failure(excinfo)
 
     def reportinfo(self):

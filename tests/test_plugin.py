@@ -98,3 +98,17 @@ def test_the_known_failure_folder_option(pytester, monkeypatch, tmp_path):
     with_known = pytester.runpytest_subprocess(*args, "--metric-known-dir", str(known)).parseoutcomes()
     assert plain.get("failed", 0) >= 2 and not plain.get("xfailed")
     assert not with_known.get("failed") and with_known.get("xfailed", 0) >= plain["failed"]
+
+
+def test_a_golden_item_also_judges_its_input_at_the_librarys_defaults(pytester, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", _env()["PYTHONPATH"])
+    pytester.makepyfile(test_placeholder="def test_placeholder():\n    assert True\n")
+    xml = pytester.path / "report.xml"
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(), "--metric-adapter", "tests.inhouse_text:bleu2_without_clipping",
+        "--metric-examples", "5", "-p", "no:cacheprovider", "-k", "golden", f"--junitxml={xml}")
+    out = result.stdout.str()
+    assert "at defaults: at its defaults" in out   # a failing golden item's report ends with it
+    import xml.etree.ElementTree as ET
+    props = [p.get("value") for p in ET.parse(xml).iter("property") if p.get("name") == "at_defaults"]
+    assert props and all(v.startswith("at its defaults") for v in props)
