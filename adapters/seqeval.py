@@ -234,7 +234,6 @@ class SeqEval(Adapter):
             "iob1-strict-raw-previous-tag": _iob1_strict,
             "ioe1-strict-patterns": _ioe1_strict,
             "strict-strips-type-hyphens": _strict_strips_type_hyphens,
-            "no-sentences-raises": _no_sentences,
             "no-tokens-raises": _no_tokens,
             "macro-average-of-no-type": _macro_of_no_type,
             **{name: partial(fn, self) for name, fn in _history().CLASSIFIERS.items()},
@@ -357,14 +356,6 @@ def _strict_strips_type_hyphens(metric, settings, inputs) -> bool:
                 if typ.startswith("-") or typ.endswith("-"):
                     return True
     return False
-
-
-def _no_sentences(metric, settings, inputs) -> bool:
-    """``check_consistent_length`` (seqeval/metrics/v1.py:93-97) raises TypeError "Found
-    input variables without list of list." when y_true and y_pred hold no sentence (the
-    set of their element types is empty, not {list}); the oracle's value is Undefined
-    ("no sentences"). Applies: an entity metric and no sentence."""
-    return metric != "token_accuracy" and len(inputs.get("gold", ())) == 0
 
 
 def _no_tokens(metric, settings, inputs) -> bool:

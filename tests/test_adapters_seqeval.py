@@ -358,7 +358,6 @@ CLEAN = {
     # E-PER between I-PER and I-PER: a valid chunk end both read alike
     "ioe1-strict-patterns": {"gold": [["I-PER", "E-PER", "I-PER"]], "pred": [["I-PER", "E-PER", "I-PER"]]},
     "strict-strips-type-hyphens": {"gold": [["B-X"]], "pred": [["B-X"]]},
-    "no-sentences-raises": {"gold": [["B-PER"]], "pred": [["B-PER"]]},
     "no-tokens-raises": {"gold": [["O"]], "pred": [["O"]]},
     "macro-average-of-no-type": {"gold": [["B-PER"]], "pred": [["O"]]},
 }
