@@ -77,6 +77,21 @@ def _sh(cmd: str, cwd: Path, python: str) -> subprocess.CompletedProcess | None:
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=900, env=env)
 
 
+def _see_this_interpreters_packages(python: str) -> None:
+    """The new venv sees the packages of the interpreter running the tests, a venv's
+    included (``--system-site-packages`` alone gives the base interpreter's, where this
+    project need not be installed): a .pth file adds this interpreter's site directories,
+    their own .pth files (an editable install's finder) processed."""
+    import site
+    import sysconfig
+    ours = [p for p in dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+                                      *site.getsitepackages()]) if os.path.isdir(p)]
+    inner = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                           capture_output=True, text=True, check=True, timeout=120).stdout.strip()
+    Path(inner, "_tests_outer_site.pth").write_text(
+        "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in ours) + "\n")
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX virtual environment layout")
 def test_the_maintainer_recipe_works_as_written(tmp_path):
     steps = _recipe()
@@ -85,6 +100,7 @@ def test_the_maintainer_recipe_works_as_written(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)
     python = str(venv / "bin" / "python")
+    _see_this_interpreters_packages(python)
     project = tmp_path / "yourpkg"
     for name, text in PACKAGE.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
