@@ -27,14 +27,14 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from oracle.certified import exact_texts, same_value
-from oracle.compare import compare_value
+from oracle.certified import exact_texts
 from oracle.conventions import ConventionError, InputError
 from oracle.exact import Admissible
 from oracle.registry import get_metric
 
 from conformance.engine.divergence import differs as _differs, exact_value as _value, value_text as _text
 from conformance.engine.judge import judge
+from conformance.engine.ties import member_and_rules
 from conformance.protocol import PRESENTATION_KNOBS
 from conformance.reports.records import shorten
 
@@ -95,27 +95,12 @@ def ambiguity(exact, library_value, tol) -> dict | None:
     and the named tie rules that pick that member here (``Admissible.by_rule``)."""
     if not isinstance(exact, Admissible) or isinstance(library_value, (str, bytes)) or library_value is None:
         return None
-    members = [v for v in exact.values if _agrees(library_value, v, tol)]
-    if not members:
+    member, picks = member_and_rules(exact, library_value, tol)
+    if member is None:
         return {"set": str(exact), "member": None, "rules": []}
-    member = members[0]
-    rules = sorted(r for r, v in exact.by_rule.items() if _same(v, member))
+    rules = sorted(picks)
     return {"set": str(exact), "member": exact_texts(member)[0], "rules": rules,
             "other_rules": {r: exact_texts(v)[0] for r, v in sorted(exact.by_rule.items()) if r not in rules}}
-
-
-def _same(a, b) -> bool:
-    try:
-        return same_value(a, b)
-    except Exception:
-        return False
-
-
-def _agrees(value, exact, tol) -> bool:
-    try:
-        return compare_value(value, exact, tol).agrees
-    except Exception:
-        return False
 
 
 def _canonical_in_units(metric: str, units: Mapping) -> dict:

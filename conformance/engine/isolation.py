@@ -132,8 +132,8 @@ def _answer(adapter, op: str, args: tuple, state: dict) -> bytes:
     except Exception as e:
         reply = ("raise", e)
     except BaseException as e:   # sys.exit in the library is its call's outcome, not the engine's exit
-        reply = ("failed", ("died", f"the library called sys.exit({getattr(e, 'code', '')!r})")
-                 if isinstance(e, SystemExit) else ("call", f"the library raised {type(e).__name__}: {e}"))
+        reply = ("failed", ("died", not_a_refusal(e)) if isinstance(e, SystemExit)
+                 else ("call", f"the library raised {type(e).__name__}: {e}"))
     try:
         return pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:

@@ -37,7 +37,8 @@ from conformance.engine.explain import explanation, reproduces
 from conformance.engine import findings
 from conformance.engine.remembered import Remembered as _Remembered
 from conformance.engine.invalid import invalid_filter, kinds as invalid_kinds, mutate
-from conformance.engine.judge import NOT_REFUSALS, UNRELATED_CRASHES, judge, not_a_refusal, proven_explanation
+from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal
+from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
 from oracle.certified import exact_texts
 from conformance.engine.known import _MISSING
 from conformance.engine.outputs import finite as _finite, numeric as _numeric, same_output as _same_output

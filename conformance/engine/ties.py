@@ -53,11 +53,13 @@ def tied_candidates(metric: str):
         yield {"references": [join(r)], "hypotheses": [join(h)]}
 
 
-def _agrees(value, exact, tol) -> bool:
-    try:
-        return compare_value(value, exact, tol).agrees
-    except Exception:
-        return False
+def member_and_rules(exact: Admissible, value, tol) -> tuple:
+    """(the member of the admissible set ``exact`` that the library's ``value`` is, or None;
+    the named rules that pick that member, ``Admissible.by_rule``)."""
+    member = next((v for v in exact.values if _agrees(value, v, tol)), None)
+    if member is None:
+        return None, set()
+    return member, {rule for rule, v in exact.by_rule.items() if _same(v, member)}
 
 
 def run_tie_rule(adapter, metric: str, knob: str, known, probes: int = PROBES) -> Record:
@@ -103,10 +105,9 @@ def run_tie_rule(adapter, metric: str, knob: str, known, probes: int = PROBES) -
             r.message = "the library raised on an input the oracle defines"
             break
         judged += 1
-        member = next((v for v in exact.values if _agrees(value, v, tol)), None)
+        member, picks = member_and_rules(exact, value, tol)
         if member is None:   # outside the set: the oracle-equal property reports it as a failure
             continue
-        picks = {rule for rule, v in exact.by_rule.items() if _same(v, member)}
         if shown is None and picks != set(rules) and picks & candidates:
             shown = (x, exact, member, value)
         for rule in candidates - picks:
@@ -129,7 +130,7 @@ def run_tie_rule(adapter, metric: str, knob: str, known, probes: int = PROBES) -
         rule_text = "/".join(sorted(candidates))
         r.material = {knob: [k.admissible, rule_text]}
         r.explanation = (f"on {judged} inputs with tied minimum-cost alignments the library returns the member "
-                         f"{knob}={rule_text} picks" + (f", and no other rule's on all of them" if ruled_out else ""))
+                         f"{knob}={rule_text} picks" + (", and no other rule's on all of them" if ruled_out else ""))
         x, exact, member, value = shown or (None, None, None, None)
     else:
         last = list(ruled_out)[-1]
@@ -147,6 +148,13 @@ def run_tie_rule(adapter, metric: str, knob: str, known, probes: int = PROBES) -
         r.exact, r.case_exact = exact_texts(member)[0], str(exact)
         r.reproduce = reproduce_command(adapter, metric, {}, x)
     return r
+
+
+def _agrees(value, exact, tol) -> bool:
+    try:
+        return compare_value(value, exact, tol).agrees
+    except Exception:
+        return False
 
 
 def _same(a, b) -> bool:
