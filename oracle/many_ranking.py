@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .ranking import check_same_queries, ranked_judgements
 from .ranking_inputs import _check_inputs
 from .ranking_measures import _ap, _cut, _dcg_form, _hit, _precision, _r_precision, _recall, _rr
 from .ranking_query import _add_form, _form_expr, _form_quotient, _ideal_form, _profile, gain_of
@@ -47,9 +48,16 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
             out.append(prepared[dup])
             continue
         qrels, run = prepared[dup]
+        if s["queries"] == "equal":
+            try:
+                check_same_queries(qrels, run)
+            except InputError as e:
+                out.append(Refused(str(e)))
+                continue
         thr = int(s["threshold"])
         gmap = tuple((g, gain_of(g, s)) for g in sorted(grades)) if with_gains else ()
-        pkey = (dup, s["ties"], thr, gmap, s.get("ideal") if metric == "ndcg" else None)
+        ranked_only = s.get("relevant_count") == "ranked"
+        pkey = (dup, s["ties"], thr, gmap, s.get("ideal") if metric == "ndcg" else None, ranked_only)
         vkey = pkey + (s.get("k"), s.get("precision_denominator"), s.get("ap_denominator"))
         agg = agg_cache.get(vkey)
         if agg is None:
@@ -62,6 +70,9 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
                     tied = ties_cache[dup] = {q: judged_tie(run[q], qrels.get(q, {})) for q in run}
                 for q in list(qrels) + [q for q in run if q not in qrels]:
                     judged = qrels.get(q, {})
+                    empty = q in qrels and not judged
+                    if ranked_only:
+                        judged = ranked_judgements(judged, run.get(q))
                     if with_gains:
                         has_rel = any(gain[g] > 0 for g in judged.values())
                     else:
@@ -71,7 +82,7 @@ def ranking_values(metric: str, inputs, settings_list: list) -> list:
                     prof = query_profiles.get(qkey)
                     if prof is None:
                         prof = query_profiles[qkey] = _profile(run.get(q), judged, s, with_gains)
-                    profiles[q] = (q in qrels, q in run, has_rel, prof, q in qrels and not judged)
+                    profiles[q] = (q in qrels, q in run, has_rel, prof, empty)
                 profile_cache[pkey] = profiles
             agg = {}
             for q, (in_q, in_r, has_rel, prof, empty) in profiles.items():
@@ -151,7 +162,7 @@ def chosen(cat: tuple, s: dict) -> bool:
     in_q, in_r, has_rel, empty = cat
     if empty and s.get("empty_judgments") == "absent":
         in_q = False
-    if not {"qrels": in_q, "run": in_r, "both": in_q and in_r}[s["queries"]]:
+    if not {"qrels": in_q, "run": in_r, "both": in_q and in_r, "equal": in_q}[s["queries"]]:
         return False
     if not has_rel and s["no_relevant"] == "skip":
         return False

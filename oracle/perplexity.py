@@ -35,6 +35,9 @@ Knobs
 - ``shift`` (shift): ``none`` (default; logits[i] scores targets[i]) or
   ``causal`` (logits[i] scores targets[i+1]: the last logit and the first
   target are dropped, as the Hugging Face causal-LM loss does). Logits only.
+- ``logit_precision`` (lprec): ``exact`` (default; the logits as written) or
+  ``float32`` (each logit the float32 nearest its double, as a torch tensor of
+  the default dtype holds it). Logits only.
 
 Degenerate and invalid inputs
 The table of degenerate and invalid inputs and what this module does with
@@ -82,6 +85,14 @@ IGNORE_INDEX = IntOrNoneKnob(
     sources={"none": "every position is scored (Jurafsky and Martin, ch. 3: N is every token of the test set)",
              "*": "torch.nn.CrossEntropyLoss(ignore_index=...); -100 in Hugging Face transformers"},
     key="ignore")
+LOGIT_PRECISION = Knob(
+    "logit_precision", "the logits as the caller's tensor holds them", "exact",
+    choices=("exact", "float32"), key="lprec",
+    sources={"exact": "the logits as written (Jurafsky and Martin, ch. 3: the model's probabilities, "
+                      "whatever holds them)",
+             "float32": "each logit the float32 nearest its double, as torch.tensor([...]) holds a list of "
+                        "floats (torch.get_default_dtype() is float32); a logit beyond float32's range is "
+                        "refused (+) or -inf (-)"})
 SHIFT = Knob(
     "shift", "alignment of logits and targets", "none",
     choices=("none", "causal"),
@@ -199,7 +210,22 @@ def _texts_from_probs(data, kind: str, ignore: str):
     return texts
 
 
-def _texts_from_logits(logits, targets, ignore: str, shift: str):
+def _as_float32(v, where: str):
+    """logit_precision=float32: the float32 nearest the double nearest ``v`` (exact), or
+    _NEG_INF below float32's range; above it an InputError."""
+    import numpy as np
+    if v is _NEG_INF:
+        return v
+    with np.errstate(over="ignore"):
+        f = np.float32(float(v))
+    if np.isinf(f):
+        if f < 0:
+            return _NEG_INF
+        raise InputError(f"{where}: {float(v)!r} is beyond float32's range (logit_precision=float32)", item=where)
+    return Fraction(float(f))
+
+
+def _texts_from_logits(logits, targets, ignore: str, shift: str, precision: str = "exact"):
     logits, targets = _seq(logits, "logits"), _seq(targets, "targets")
     if len(logits) != len(targets):
         raise InputError(f"targets: {len(targets)} texts but logits has {len(logits)}", item="targets")
@@ -220,7 +246,10 @@ def _texts_from_logits(logits, targets, ignore: str, shift: str):
             elif len(z) != vocab:
                 raise InputError(f"logits[{i}][{j}]: {len(z)} logits, expected {vocab} (the vocabulary size "
                                  f"of the first position)", item=f"logits[{i}][{j}]")
-            rows.append([_number(v, f"logits[{i}][{j}][{k}]") for k, v in enumerate(z)])
+            row_values = [_number(v, f"logits[{i}][{j}][{k}]") for k, v in enumerate(z)]
+            if precision == "float32":
+                row_values = [_as_float32(v, f"logits[{i}][{j}][{k}]") for k, v in enumerate(row_values)]
+            rows.append(row_values)
         idx = [_index(t, f"targets[{i}][{j}]") for j, t in enumerate(ts)]
         pairs = [(j, j) for j in range(len(rows))] if shift == "none" else [(j, j + 1) for j in range(len(rows) - 1)]
         row = []
@@ -256,7 +285,7 @@ def _read_inputs(inputs, settings: dict) -> tuple[str, list]:
         if "targets" not in inputs:
             raise InputError("inputs: logits need targets", item="targets")
         return kind, _texts_from_logits(inputs["logits"], inputs["targets"], settings["ignore_index"],
-                                        settings["shift"])
+                                        settings["shift"], settings.get("logit_precision", "exact"))
     if "targets" in inputs:
         raise InputError(f"targets: only logits take targets, not {kind}", item="targets")
     if settings["shift"] != "none":
@@ -320,7 +349,7 @@ def compute_perplexity(inputs, settings: dict) -> Result:
 PERPLEXITY = Metric(
     name="perplexity", family="language-model",
     summary="exp of the mean negative log-likelihood of the observed tokens",
-    knobs=(AGGREGATE, IGNORE_INDEX, SHIFT),
+    knobs=(AGGREGATE, IGNORE_INDEX, SHIFT, LOGIT_PRECISION),
     inputs={"probs": "per text, the probability of each observed token (or null to drop, with ignore_index)",
             "logprobs": "per text, the natural-log probability of each observed token",
             "logits": "per text, per position, the V vocabulary logits (with targets)",

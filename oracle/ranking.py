@@ -104,7 +104,7 @@ from .ranking_query import (_Profile, _add_form, _form_expr, _form_quotient, _fr
                             _whole_gain, gain_of, gain_rule, ideal_sign)
 
 from .ranking_knobs import (_COMMON, _DOC, _GAINS, _MN, _TREC, APDEN, DUPLICATES, EMPTY_JUDGMENTS,  # noqa: F401
-                           GAIN, IDEAL, K, LOG_BASE, MISSING, NEGATIVE, NO_RELEVANT, PDEN, QUERIES,
+                           GAIN, IDEAL, K, LOG_BASE, MISSING, NEGATIVE, NO_RELEVANT, PDEN, QUERIES, RELEVANT_COUNT,
                            THRESHOLD, THRESHOLD_GAINS, TIES, _k)
 
 
@@ -112,11 +112,24 @@ from .ranking_knobs import (_COMMON, _DOC, _GAINS, _MN, _TREC, APDEN, DUPLICATES
 
 
 def _query_set(qrels: dict, run: dict, which: str) -> list:
+    if which == "equal":
+        check_same_queries(qrels, run)
+        return list(qrels)
     if which == "qrels":
         return list(qrels)
     if which == "run":
         return list(run)
     return [q for q in qrels if q in run]
+
+
+def check_same_queries(qrels, run) -> None:
+    """queries=equal: the qrels and the run must hold the same queries; the first query on
+    one side only is refused (ranx ``evaluate(make_comparable=False)``: ``check_keys``)."""
+    if set(qrels) != set(run):
+        q = next(iter(sorted((set(qrels) ^ set(run)), key=str)))
+        side, other = ("qrels", "run") if q in qrels else ("run", "qrels")
+        raise InputError(f"{side}[{q!r}]: the query is not in the {other} (queries=equal: both must hold the "
+                         "same queries)", item=side)
 
 
 class Checked:
@@ -175,6 +188,12 @@ class _ScoredOne:
 SCORED_ONE = _ScoredOne()
 
 
+def ranked_judgements(judged: dict, rk) -> dict:
+    """relevant_count=ranked: the judgements of the documents the prepared ranking ``rk``
+    holds (none when the query is not ranked)."""
+    return {d: g for d, g in judged.items() if rk is not None and d in rk.keys}
+
+
 def select_queries(qrels: dict, run: dict, settings: dict, stats: dict, has_relevant=None):
     """The averaged queries as (query, its judgements, its prepared ranking or None),
     None for a query absent from the run under missing=zero, SCORED_ONE for a query
@@ -186,8 +205,11 @@ def select_queries(qrels: dict, run: dict, settings: dict, stats: dict, has_rele
         qrels = {q: judged for q, judged in qrels.items() if judged}   # as a qrels file reads them
     stats.update(queries=0, missing=0, no_relevant=0, skipped=0)
     thr = int(settings["threshold"])
+    ranked_only = settings.get("relevant_count") == "ranked"
     for q in _query_set(qrels, run, settings["queries"]):
         judged = qrels.get(q, {})
+        if ranked_only:
+            judged = ranked_judgements(judged, run.get(q))
         one = False
         if not (has_relevant(judged) if has_relevant else any(g >= thr for g in judged.values())):
             stats["no_relevant"] += 1
@@ -215,7 +237,8 @@ def _evaluate(inputs, settings: dict, with_gains: bool):
         prec = settings.get("score_precision", "exact")
         qrels, run = inputs.checked(settings["duplicates"], prec)
         key = (settings["duplicates"], settings["threshold"], settings["ties"], with_gains, settings.get("gain"),
-               settings.get("ideal"), settings.get("threshold_gains"), settings.get("negative"), prec)
+               settings.get("ideal"), settings.get("threshold_gains"), settings.get("negative"), prec,
+               settings.get("relevant_count"))
         cache = inputs.profiles.setdefault(key, {})
     else:
         qrels, run = _check_inputs(inputs, settings["duplicates"], settings.get("score_precision", "exact"))
@@ -226,7 +249,8 @@ def _evaluate(inputs, settings: dict, with_gains: bool):
 
         def has_relevant(judged):
             return any(_whole_gain(g, rule) > 0 for g in set(judged.values()))
-    gains = _gains_profiles(inputs, key) if type(inputs) is Checked and not with_gains else None
+    gains = _gains_profiles(inputs, key) if type(inputs) is Checked and not with_gains \
+        and settings.get("relevant_count") != "ranked" else None
     thr = int(settings["threshold"])
     out, stats = {}, {}
     for q, judged, rk in select_queries(qrels, run, settings, stats, has_relevant):
@@ -409,7 +433,7 @@ def query_set_inert(knob: str, a: str, b: str, settings) -> str | None:
     """The query-set knobs that another one makes irrelevant: under queries=run or both every
     averaged query is in the run, so ``missing`` cannot matter; under missing=skip the queries
     the run lacks are left out, so queries=qrels and queries=both average the same set."""
-    if knob == "missing" and settings.get("queries") in ("run", "both"):
+    if knob == "missing" and settings.get("queries") in ("run", "both", "equal"):
         return f"queries={settings['queries']}: every averaged query is in the run"
     if knob == "queries" and {a, b} == {"qrels", "both"} and settings.get("missing") == "skip" \
             and settings.get("no_relevant") != "error":
@@ -432,18 +456,18 @@ _r_precision.__doc__ = "R-precision = H_R / R (trec_eval Rprec)."
 _ap.__doc__ = "AP@K = (1/D) sum_{i<=K} rel_i H_i / i (trec_eval map, map_cut)."
 
 HIT_RATE = _metric("hit_rate", "Fraction of queries with a relevant document in the top K",
-                   _rational_metric(_hit), (_k("5"), TIES) + _COMMON)
+                   _rational_metric(_hit), (_k("5"), TIES, RELEVANT_COUNT) + _COMMON)
 RECIPROCAL_RANK = _metric("reciprocal_rank", "Mean reciprocal rank of the first relevant document (MRR)",
-                          _rational_metric(_rr), (_k("none"), TIES) + _COMMON)
+                          _rational_metric(_rr), (_k("none"), TIES, RELEVANT_COUNT) + _COMMON)
 PRECISION_AT_K = _metric("precision_at_k", "Mean fraction of the top K that is relevant (P@K)",
-                         _rational_metric(_precision), (_k("5"), TIES, PDEN) + _COMMON)
+                         _rational_metric(_precision), (_k("5"), TIES, PDEN, RELEVANT_COUNT) + _COMMON)
 RECALL_AT_K = _metric("recall_at_k", "Mean fraction of the relevant documents found in the top K (R@K)",
-                      _rational_metric(_recall), (_k("5"), TIES) + _COMMON)
+                      _rational_metric(_recall), (_k("5"), TIES, RELEVANT_COUNT) + _COMMON)
 AVERAGE_PRECISION = _metric("average_precision", "Mean average precision (MAP), optionally cut at K",
-                            _rational_metric(_ap), (_k("none"), TIES, APDEN) + _COMMON)
+                            _rational_metric(_ap), (_k("none"), TIES, APDEN, RELEVANT_COUNT) + _COMMON)
 R_PRECISION = _metric("r_precision", "Mean precision at rank R, R the number of relevant documents",
-                      _rational_metric(_r_precision), (TIES,) + _COMMON)
+                      _rational_metric(_r_precision), (TIES, RELEVANT_COUNT) + _COMMON)
 DCG = _metric("dcg", "Mean discounted cumulative gain, sum of gain / log2(rank + 1)",
               compute_dcg, (_k("none"), TIES, LOG_BASE) + _GAINS + _COMMON)
 NDCG = _metric("ndcg", "Mean normalized DCG: DCG over the DCG of the ideal ranking",
-               compute_ndcg, (_k("none"), TIES, IDEAL) + _GAINS + _COMMON)
+               compute_ndcg, (_k("none"), TIES, IDEAL, RELEVANT_COUNT) + _GAINS + _COMMON)

@@ -56,8 +56,10 @@ DUPLICATES = Knob(
                     "highest scores, the first"})
 QUERIES = Knob(
     "queries", "the set of queries the mean runs over", "qrels",
-    choices=("qrels", "run", "both"),
+    choices=("qrels", "run", "both", "equal"),
     sources={"qrels": f"{_TREC} trec_eval.c: the loop runs over the queries of the relevance judgements",
+             "equal": "the qrels and the run must hold the same queries, a query on one side only is refused "
+                      "(ranx evaluate(make_comparable=False), its default: check_keys asserts equal key sets)",
              "run": "every query of the run (ranx with make_comparable fills the other side)",
              "both": f"{_TREC} without -c: 'the queries in the intersection of relevance judgements and results'"})
 EMPTY_JUDGMENTS = Knob(
@@ -112,6 +114,15 @@ APDEN = Knob(
     sources={"relevant": f"{_TREC} m_map.c / m_map_cut.c: sum / num_rel",
              "min-k-relevant": "min(K, R), the most relevant documents the top K can hold",
              "retrieved-relevant": "the relevant documents found in the top K"})
+
+
+RELEVANT_COUNT = Knob(
+    "relevant_count", "which relevant documents R counts (the denominator of recall, the rank of R-precision)",
+    "judged", choices=("judged", "ranked"), key="rcount",
+    sources={"judged": f"{_TREC} m_recall.c / m_Rprec.c: num_rel, every relevant judgement of the query in the "
+                       "qrels, retrieved or not",
+             "ranked": "only the relevant documents the ranking holds: a library that takes scored rows and no "
+                       "qrels sees nothing else (torchmetrics retrieval: target.sum() over the query's rows)"})
 
 
 def _k(default: str) -> Knob:

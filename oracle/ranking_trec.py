@@ -388,7 +388,8 @@ def _sum_inert(per_query_fn):
             return why
         if no_ranking_is_zero and (knob == "missing" or (knob == "queries" and {a, b} == {"qrels", "both"})):
             return "a sum over the queries: a judged query absent from the run adds 0 to it"
-        if no_judgement_is_zero and knob == "empty_judgments":
+        if no_judgement_is_zero and knob == "empty_judgments" and settings.get("queries") != "equal":
+            # (under queries=equal a query judged by nothing is one the run must hold too)
             return "a sum over the queries: a query judged by nothing adds 0 to it"
         if no_relevant_is_zero and knob == "no_relevant":
             return "a sum over the queries: a query without a relevant document adds 0 to it"

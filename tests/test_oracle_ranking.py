@@ -428,7 +428,7 @@ def test_degenerate_inputs_get_defined_values():
 
 def test_signatures_name_every_knob():
     s = get_metric("ndcg").signature({"k": 10})
-    assert s.startswith("ndcg|k:10|ties:trec_eval|ideal:judged|gain:linear|tg:yes|neg:zero|rel:1|norel:zero|")
+    assert s.startswith("ndcg|k:10|ties:trec_eval|ideal:judged|rcount:judged|gain:linear|tg:yes|neg:zero|rel:1|norel:zero|")
     assert get_metric("precision_at_k").signature() != get_metric("precision_at_k").signature(
         {"precision_denominator": "retrieved"})
 
