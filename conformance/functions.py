@@ -31,6 +31,7 @@ class FunctionAdapter(Adapter):
     """An adapter around one function implementing one metric under fixed conventions."""
 
     library = "user-function"
+    takes_options = False   # its one call is the call with no optional argument
     homepage = ""
     issues = ""
 

@@ -40,6 +40,15 @@ ANY = "*"
 PRESENTATION_KNOBS = frozenset({"scale"})
 
 
+# ``Configured.options`` of the call with no optional argument (``Adapter.call_bare``)
+BARE = "(no optional argument)"
+
+
+def bare(metric: str, settings: Mapping[str, str]) -> "Configured":
+    """The configuration that makes ``Adapter.run`` call the library with no optional argument."""
+    return Configured(metric, dict(settings), {BARE: True})
+
+
 class Skip(Exception):
     """Raised by an adapter that cannot run this input; carries the reason."""
 
@@ -167,6 +176,17 @@ class Adapter:
     # is a divergence, its source in profile_sources under 'undefined'; an undeclared NaN or
     # None where the value is undefined is a defect.
     undefined: Mapping[str, tuple] = {}
+
+    # the exception types (class names, matched along the raised exception's MRO) the
+    # library's own code raises to refuse an input, per metric or '*': any other exception
+    # on an input the spec refuses is a crash, not a refusal. Empty: any exception that is
+    # not an unrelated crash (IndexError, KeyError...: ``isolation.UNRELATED_CRASHES``) refuses.
+    refusals: Mapping[str, tuple] = {}
+
+    def refusal_types(self, metric: str) -> tuple:
+        """The exception types that count as this library's refusal of an input for ``metric``
+        (empty: any that is not an unrelated crash)."""
+        return tuple(self.refusals.get(metric) or self.refusals.get("*") or ())
 
     def undefined_as(self, metric: str) -> tuple:
         """The representations of an undefined value this adapter declares for ``metric``."""
@@ -305,7 +325,38 @@ class Adapter:
         raise NotImplementedError
 
     def run(self, configured: Configured, inputs: Mapping) -> LibraryOutput:
+        if configured.options.get(BARE):
+            import warnings
+            with warnings.catch_warnings():   # a library's advice on its defaults is not a value
+                warnings.simplefilter("ignore")
+                return self.call_bare(configured.metric, inputs)
         return self.call(configured.metric, configured.options, inputs)
+
+    # -- the call as people make it: no optional argument at all
+    # {metric: {knob: value}}: the profile of the library's call with no optional argument,
+    # where it differs from ``profiles`` (an adapter that passes a non-default option, such
+    # as ranx's make_comparable=True, declares here what the bare call does instead)
+    bare_profiles: Mapping[str, Mapping[str, str]] = {}
+    # False for an implementation with no options at all (a plain function): its call is the bare one
+    takes_options: bool = True
+    # {metric: the oracle's metric the bare call computes instead} (torchmetrics'
+    # multiclass_accuracy averages per class by default: balanced accuracy), with
+    # ``bare_sources`` {metric: where the library documents it}; judged as a divergence
+    bare_metrics: Mapping[str, str] = {}
+    bare_sources: Mapping[str, str] = {}
+
+    def bare_profile(self, metric: str) -> dict:
+        """The full setting the library's call with no optional argument follows (of the
+        metric it computes: ``bare_metrics``)."""
+        metric = self.bare_metrics.get(metric, metric)
+        over = {**self.profile_overrides(metric), **self.bare_profiles.get(metric, {})}
+        return get_metric(metric).settings(over)
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """The library's entry point for ``metric`` called with the inputs and no optional
+        argument (the engine judges it against ``bare_profile``: an adapter that always
+        passes an option explicitly cannot hide a change of the library's default)."""
+        raise Skip(f"the {self.name} adapter declares no call of {metric} without optional arguments")
 
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         raise NotImplementedError

@@ -54,6 +54,17 @@ outcome the row states, and `tests/test_bad_input_tables.py` runs every one.
 """
 
 
+LIBRARY_NOTE = """
+The last column says, per library that implements the row's metric, what counts: on a
+row the spec refuses, the exception types that are the library's refusal (declared by
+its adapter, `refusals`, with the library's source; any other exception, an exit, a
+signal, a hang or a memory kill is an `error`, never a refusal); on a row without a
+value, how the library represents it (`raise`, the canonical one; `nan` or `none`, a
+divergence its adapter declares). A run sends the rows to the libraries through the
+golden cases and the `invalid:*` properties.
+"""
+
+
 class TableError(ValueError):
     """A malformed table file (names the file and the JSON path)."""
 
@@ -140,18 +151,60 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+LIBRARIES = "by library"
+
+
+def _libraries() -> list:
+    """(name, adapter) of the shipped adapters whose metrics are known without their library
+    (an adapter whose metrics come from its library's modules, such as `evaluate`, has none)."""
+    from conformance.engine.resolve import adapter_names, load_adapter
+    out = []
+    for name in adapter_names(include_third_party=False):
+        try:
+            a = load_adapter(name)
+        except Exception:
+            continue
+        if a.capabilities:
+            out.append((name, a))
+    return out
+
+
+def library_cell(row: dict, libraries: list) -> str:
+    """What counts for each library on this row: on a row the spec refuses, the exception
+    types that are its refusal (``Adapter.refusal_types``: anything else is a crash); on a row
+    without a value, how it represents it (``Adapter.undefined_as``: raise, nan, none). Only
+    the libraries that implement one of the row's metrics."""
+    metrics = sorted({ex["metric"] for ex in row["examples"]})
+    refused = any("error" in ex["expect"] for ex in row["examples"])
+    undefined = any("undefined" in ex["expect"] for ex in row["examples"])
+    if not (refused or undefined):
+        return "(a value)"
+    parts = []
+    for name, a in libraries:
+        served = [m for m in metrics if m in a.capabilities]
+        if not served:
+            continue
+        if refused:
+            types = a.refusal_types(served[0])
+            parts.append(f"{name}: {', '.join(types) if types else 'any but an unrelated crash'}")
+        else:
+            parts.append(f"{name}: {'/'.join(a.undefined_as(served[0]))}")
+    return "; ".join(parts) or "(no library implements it)"
+
+
 def render(data: list[dict]) -> str:
-    out = [HEADER]
+    libraries = _libraries()
+    out = [HEADER + LIBRARY_NOTE]
     for t in data:
         out.append(f"## {t['title']}\n")
         out.append(f"Source of truth: `golden/bad_input/{t['family']}.json` (module `{t['module']}`).\n")
         if t.get("preamble"):
             out.append(t["preamble"].rstrip() + "\n")
-        cols = t["columns"]
+        cols = list(t["columns"]) + [LIBRARIES]
         out.append("| " + " | ".join(cols) + " |")
         out.append("| " + " | ".join("---" for _ in cols) + " |")
         for row in t["rows"]:
-            out.append(f"| {_cell(row['input'])} | {_cell(row['result'])} |")
+            out.append(f"| {_cell(row['input'])} | {_cell(row['result'])} | {_cell(library_cell(row, libraries))} |")
         out.append("")
         if t.get("note"):
             out.append(t["note"].rstrip() + "\n")

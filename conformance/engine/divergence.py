@@ -31,7 +31,7 @@ from oracle.registry import get_metric
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
 from conformance.engine import store, witnesses
-from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal
+from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal, not_its_refusal
 from conformance.engine.plans import plan_for
 from conformance.engine.search import search_settings
 from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
@@ -318,8 +318,8 @@ def _follower(adapter, metric: str, prof: dict):
             value = adapter.run(configured, x).value
         except NOT_REFUSALS:
             return False   # a death or an exit follows no setting, a refusing one included
-        except Exception:
-            return isinstance(exact, tuple) and not isinstance(other, tuple)
+        except Exception as e:   # a refusal follows a setting that refuses, a crash none
+            return isinstance(exact, tuple) and not isinstance(other, tuple) and not not_its_refusal(adapter, metric, e)
         return _agrees(value, exact, tol) and (other is None or not _agrees(value, other, tol))
     # what a stored separating input was found for (``conformance.engine.store``)
     follows.identity = (adapter.name, adapter.library, str(adapter.version()), metric, repr(sorted(prof.items())))

@@ -67,6 +67,27 @@ def not_a_refusal(e: BaseException) -> str:
     return ""
 
 
+# Exceptions that say "this input is wrong" (a refusal) versus the ones that say the
+# code fell over on it (an unrelated crash: an index past the end, a division by zero).
+UNRELATED_CRASHES = (IndexError, KeyError, AttributeError, ZeroDivisionError, UnboundLocalError, NameError,
+                     RecursionError, FloatingPointError, OverflowError, SystemError, MemoryError,
+                     NotImplementedError)
+
+
+def not_its_refusal(adapter, metric: str, e: BaseException) -> str:
+    """Why the exception ``e`` the library raised on an input the spec refuses is not its
+    refusal ('' when it is): an unrelated crash (``UNRELATED_CRASHES``), or a type outside
+    the ones its adapter declares for refusing an input (``Adapter.refusal_types``)."""
+    if isinstance(e, UNRELATED_CRASHES):
+        return f"an unrelated {type(e).__name__}"
+    declared = adapter.refusal_types(metric) if hasattr(adapter, "refusal_types") else ()
+    if declared and not {c.__name__ for c in type(e).__mro__} & set(declared):
+        article = "an" if type(e).__name__[:1] in "AEIOU" else "a"
+        return (f"{article} {type(e).__name__}, which is not among the exception types {adapter.name} refuses an input "
+                f"with ({', '.join(declared)})")
+    return ""
+
+
 @dataclass(frozen=True)
 class Limits:
     timeout: float = DEFAULT_TIMEOUT

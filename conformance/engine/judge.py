@@ -17,7 +17,7 @@ from oracle.registry import get_metric
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
 from conformance.engine.explain import describe, explain, explanation
-from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal
+from conformance.engine.isolation import NOT_REFUSALS, UNRELATED_CRASHES, not_a_refusal, not_its_refusal
 from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
 
 
@@ -202,13 +202,6 @@ def proven_explanation(adapter, metric: str, settings: Mapping, inputs: Mapping,
 
 
 
-# Exceptions that say "this input is wrong" (a refusal) versus the ones that say the
-# code fell over on it (an unrelated crash: an index past the end, a division by zero).
-UNRELATED_CRASHES = (IndexError, KeyError, AttributeError, ZeroDivisionError, UnboundLocalError, NameError,
-                     RecursionError, FloatingPointError, OverflowError, SystemError, MemoryError,
-                     NotImplementedError)
-
-
 def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refusal: str) -> Verdict:
     """The spec refuses ``inputs`` (the oracle raised ``refusal``): the library must refuse
     too. A clear error raised by the library's code passes (``refuses``); a value fails
@@ -245,13 +238,13 @@ def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refu
         return Verdict("crash", library_value=f"died: {why}", message=why,
                        explanation=f"the spec refuses this input ({refusal}); the library's call ended without "
                                    f"an answer of its own ({why}): an error, not a refusal", **base)
-    except UNRELATED_CRASHES as e:
-        tb = traceback.format_exception_only(type(e), e)[-1].strip()
-        return Verdict("crash", library_value=f"raised {tb}", message=tb,
-                       explanation=f"the spec refuses this input ({refusal}); the library crashes with an "
-                                   f"unrelated {type(e).__name__} instead of refusing it clearly", **base)
     except Exception as e:
         tb = traceback.format_exception_only(type(e), e)[-1].strip()
+        why = not_its_refusal(adapter, metric, e)
+        if why:
+            return Verdict("crash", library_value=f"raised {tb}", message=tb,
+                           explanation=f"the spec refuses this input ({refusal}); the library crashes with {why} "
+                                       "instead of refusing it clearly", **base)
         return Verdict("refuses", library_value=f"raised {tb}", message=f"refuses, as the spec does: {tb}", **base)
     value = out.value
     return Verdict("accepts-invalid", library_value=value,

@@ -37,8 +37,8 @@ from conformance.engine.explain import explanation, reproduces
 from conformance.engine import findings
 from conformance.engine.remembered import Remembered as _Remembered
 from conformance.engine.invalid import invalid_filter, kinds as invalid_kinds, mutate
-from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal
-from conformance.engine.judge import UNRELATED_CRASHES, judge, proven_explanation
+from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal, not_its_refusal
+from conformance.engine.judge import judge, proven_explanation
 from oracle.certified import exact_texts
 from conformance.engine.known import _MISSING
 from conformance.engine.outputs import finite as _finite, numeric as _numeric, same_output as _same_output
@@ -329,16 +329,17 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                                                 "not a refusal",
                                  "outcome": "error"})
             return
-        except UNRELATED_CRASHES as e:
+        except Exception as e:
+            why = not_its_refusal(adapter, metric, e)
+            if not why:
+                return  # a clear refusal, as the spec does
             lib = f"raised {type(e).__name__}: {e}"
             known_or_raise(bad, {"library_value": lib, "exact": f"error({refusal})",
-                                 "message": f"crashes with an unrelated {type(e).__name__} on invalid input",
+                                 "message": f"crashes with {why} on invalid input",
                                  "explanation": f"the spec refuses this input ({refusal}); the library crashes "
-                                                f"with an unrelated {type(e).__name__} instead of refusing it",
+                                                f"with {why} instead of refusing it",
                                  "outcome": "error"})
             return
-        except Exception:
-            return  # a clear refusal, as the spec does
         known_or_raise(bad, {"library_value": out.value, "exact": f"error({refusal})",
                              "message": f"accepts invalid input: returned {out.value!r}",
                              "explanation": f"accepts invalid input: the spec refuses it ({refusal}), the library "

@@ -3,8 +3,6 @@ every adapter and metric, spread over processes, with progress."""
 from __future__ import annotations
 
 import os
-import re
-import tempfile
 import time
 import traceback
 from dataclasses import dataclass
@@ -14,6 +12,7 @@ from oracle.conventions import ConventionError
 from oracle.registry import get_metric
 
 from conformance.engine.cases import Case, load_cases
+from conformance.engine.defaults import run_default_call
 from conformance.engine.judge import judge_case
 from conformance.engine.divergence import reported_knobs, run_divergences
 from conformance.engine.ties import admissible_knobs
@@ -22,7 +21,7 @@ from conformance.engine.known import KnownIndex, load_known
 from conformance.engine.plans import plan_for
 from conformance.engine.properties import property_names, run_property
 from conformance.protocol import profile_overrides
-from conformance.reports.records import Record, reproduce_command
+from conformance.reports.records import Record, reproduce_command, without_temp_names
 
 
 def _non_default(metric: str, settings: dict) -> dict:
@@ -260,10 +259,6 @@ def run_unit(unit: Unit, examples: int, case_paths=None, adapters: dict | None =
     return [stable_texts(r) for r in on_fresh_stack(_run_unit, unit, examples, case_paths, adapters, limits)]
 
 
-# tempfile's names: "tmp" and eight characters of [a-z0-9_], in the temporary folder
-_TEMP_NAME = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + r"/tmp[a-z0-9_]{8}")
-
-
 def stable_texts(r: Record) -> Record:
     """``r`` with every temporary file's path in its message, explanation and library
     value written ``<temp file>``: a library that runs a tool on temporary files (gdeval
@@ -272,7 +267,7 @@ def stable_texts(r: Record) -> Record:
     for name in ("message", "explanation", "library_value"):
         v = getattr(r, name, None)
         if isinstance(v, str):
-            setattr(r, name, _TEMP_NAME.sub("<temp file>", v))
+            setattr(r, name, without_temp_names(v))
     return r
 
 
@@ -314,7 +309,9 @@ def _run_unit(unit: Unit, examples: int, case_paths, adapters: dict | None, limi
     known = KnownIndex(a, load_known(a.name))
     try:
         if unit.part == "golden":
-            return [run_case(a, c, known) for c in load_cases(case_paths, unit.metric)]
+            cases = load_cases(case_paths, unit.metric)
+            bare_call = [run_default_call(a, unit.metric, cases, known)] if getattr(a, "takes_options", True) else []
+            return [run_case(a, c, known) for c in cases] + bare_call
         if unit.part == "known":
             return [run_known_entry(a, e, outside=e in known.out_of_range, known=known)
                     for e in known.entries + known.out_of_range if e.metric == unit.metric]
@@ -402,7 +399,7 @@ def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs:
 
 
 def _record_order(r: Record):
-    return (r.adapter, r.metric, {"golden": 0, "property": 1, "divergence": 2, "known": 3}.get(r.kind, 3), r.test)
+    return (r.adapter, r.metric, {"golden": 0, "defaults": 0.5, "property": 1, "divergence": 2, "known": 3}.get(r.kind, 3), r.test)
 
 
 # set by the CLI's signal handler; checked after every unit, because the KeyboardInterrupt

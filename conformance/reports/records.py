@@ -3,7 +3,9 @@ disagreement everything DESIGN.md's Reports section asks for."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
+import tempfile
 from dataclasses import asdict, dataclass, field
 
 
@@ -107,6 +109,16 @@ def reproduce_command(adapter, metric: str, conventions: dict, inputs: dict | No
     if conventions:
         parts += ["--conventions", shlex.quote(json.dumps(conventions, separators=(",", ":")))]
     return " ".join(parts)
+
+
+# tempfile's names: "tmp" and eight characters of [a-z0-9_], in the temporary folder
+_TEMP_NAME = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + r"/tmp[a-z0-9_]{8}")
+
+
+def without_temp_names(text: str) -> str:
+    """``text`` with every temporary file's path written ``<temp file>`` (a tool run on
+    temporary files names new ones on every call)."""
+    return _TEMP_NAME.sub("<temp file>", text)
 
 
 def shorten(text: str, n: int = 80) -> str:
