@@ -209,10 +209,18 @@ def call(metric: str, options: Mapping, inputs: Mapping, C=None) -> LibraryOutpu
         return LibraryOutput(value={lab: float(x) for lab, x in zip(labels, v.tolist())})
     average, zd = options["average"], options["zero_division"]
     if average == "binary":
-        if not set(labels) <= {0, 1}:
-            raise Skip("average=binary: torchmetrics' binary functions take the labels 0 and 1 (1 positive)")
         import torch
         pos = inputs.get("pos_label", 1)
+        if not set(labels) <= {0, 1}:
+            if len(labels) > 2 or pos not in labels or ignore is not None:
+                raise Skip("average=binary: torchmetrics' binary functions take two labels, one of them pos_label")
+            # two other labels: pos_label is passed as 1 and the other label as 0 (a renaming;
+            # tp, fp and fn do not change)
+            t = torch.tensor([int(_py(y) == pos) for y in inputs["y_true"]], dtype=torch.long)
+            p = torch.tensor([int(_py(y) == pos) for y in inputs["y_pred"]], dtype=torch.long)
+            fn = {"precision": C.binary_precision, "recall": C.binary_recall, "f1": C.binary_fbeta_score}[metric]
+            kw = {"beta": _beta(options)} if metric == "f1" else {}
+            return LibraryOutput(value=float(fn(p, t, zero_division=zd, **kw)))
         # the binary functions count 1 as positive: pos_label 0 is passed as 1 - y
         flip = (lambda y: 1 - y) if pos == 0 else (lambda y: y)
         if ignore is not None:   # the binary functions take the raw targets: the ignored label, flipped alike
@@ -227,6 +235,32 @@ def call(metric: str, options: Mapping, inputs: Mapping, C=None) -> LibraryOutpu
     v = fn(preds, target, num_classes=c, average=average, zero_division=zd, **kw, **ig)
     if average == "none":
         return LibraryOutput(value={lab: float(x) for lab, x in zip(labels, v.tolist())})
+    return LibraryOutput(value=float(v))
+
+
+def call_bare(metric: str, inputs: Mapping, C=None) -> LibraryOutput:
+    """``multiclass_confusion_matrix(preds, target, num_classes)``, ``multiclass_accuracy``,
+    ``multiclass_precision``, ``multiclass_recall``, ``multiclass_f1_score`` with the labels
+    numbered in sorted order (num_classes is required; nothing optional is passed; ``C``: the
+    functional API, or the stateful classes behind its names)."""
+    if C is None:
+        import torchmetrics.functional.classification as C
+    if "y_score" in inputs or _rows(inputs["y_true"]) or _rows(inputs["y_pred"]):
+        raise Skip("score rows and indicator rows go to other functions (multilabel_*, top_k): the bare call is "
+                   "judged on label inputs")
+    fn = {"confusion_matrix": C.multiclass_confusion_matrix, "accuracy": C.multiclass_accuracy,
+          "precision": C.multiclass_precision, "recall": C.multiclass_recall, "f1": C.multiclass_f1_score}.get(metric)
+    if fn is None:
+        raise Skip(f"torchmetrics has no function of its own for {metric} (the adapter maps it onto another "
+                   "function's options)")
+    if "pos_label" in inputs:
+        raise Skip("a pos_label input names the binary task: binary_* take no num_classes")
+    target, preds, labels, _ = tensors_ignoring(inputs, {"label_set": "auto"})
+    if not labels:
+        raise Skip("no label at all: torchmetrics needs num_classes >= 1")
+    v = fn(preds, target, num_classes=len(labels))
+    if metric == "confusion_matrix":
+        return LibraryOutput(value=[[int(x) for x in row] for row in v.tolist()])
     return LibraryOutput(value=float(v))
 
 

@@ -22,9 +22,10 @@ the run and only the judgements of retrieved documents (profile, from the source
 - ``ap_denominator=retrieved-relevant``: ``retrieval_average_precision`` averages the
   precisions at the relevant documents of the top K it is given; ``ideal=retrieved`` for
   nDCG (``_dcg_sample_scores(target, target, ...)``: the ideal ranking of the given
-  targets); recall and R-precision divide by the relevant documents among the rows
-  (``target.sum()``), so an input with a relevant document the run does not retrieve cannot
-  be passed to them (``Skip``);
+  targets); ``relevant_count=ranked``: a relevant judgement of a document the run does not
+  retrieve has no row, so recall and R-precision divide by the relevant rows
+  (``target.sum()``), and a query whose relevant documents are all unretrieved is one
+  without a positive target, for ``empty_target_action`` to decide (every measure);
 - ``precision_denominator``: ``k`` (``adaptive_k=False``, the default: ``relevant / top_k``)
   or ``retrieved`` (``adaptive_k=True``: top_k capped at the number of rows);
 - nDCG: linear gain, the target as the gain (``gain=linear``, ``negative=keep``,
@@ -49,9 +50,10 @@ from ._ranking_inputs import cut, float_run
 METRICS = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
            "r_precision", "ndcg")
 _CAPS = {"k": ANY, "threshold": ANY, "duplicates": ANY, "no_relevant": ("zero", "skip", "one", "error"),
-         "queries": ("run",), "missing": ANY, "empty_judgments": ANY, "score_precision": ("float32",)}
+         "queries": ("run",), "missing": ANY, "empty_judgments": ANY, "score_precision": ("float32",),
+         "relevant_count": ("ranked",)}
 _PROFILE = {"ties": "trec_eval", "threshold": "1", "no_relevant": "zero", "queries": "run",
-            "score_precision": "float32"}
+            "score_precision": "float32", "relevant_count": "ranked"}
 
 CAPABILITIES = {
     "hit_rate": dict(_CAPS), "reciprocal_rank": dict(_CAPS),
@@ -84,6 +86,9 @@ SOURCES = {
     "precision_denominator": "functional/retrieval/precision.py: relevant / top_k; adaptive_k=True caps top_k "
                              "at preds.shape[-1]",
     "k": "every class: top_k=None (the whole ranking)",
+    "relevant_count": "retrieval/base.py RetrievalMetric.update(preds, target, indexes): the rows are the only "
+                      "judgements it is given; functional/retrieval/recall.py: relevant / target.sum(); compute: "
+                      "'if not mini_target.sum()' then empty_target_action",
     "negative": "functional/retrieval/ndcg.py: the target values are the gains, as given",
     "threshold_gains": "functional/retrieval/ndcg.py _dcg_sample_scores: the gain of a row is its target value, "
                        "with no relevance level below which it is dropped",
@@ -111,24 +116,6 @@ def _rows(metric: str, options: Mapping, inputs: Mapping):
         if not ranking:
             raise Skip(f"run[{q!r}] is empty: torchmetrics has no row to stand for a query without documents")
         judged = qrels.get(q, {})
-        if metric in ("recall_at_k", "r_precision"):
-            missing = [d for d, g in judged.items() if int(g) >= options["threshold"] and d not in ranking]
-            if missing:
-                raise Skip(f"qrels[{q!r}][{missing[0]!r}] is relevant but not retrieved: torchmetrics sees only the "
-                           "ranked rows, and its recall divides by their relevant ones")
-        if options.get("empty_target_action") in ("pos", "error"):
-            t = options["threshold"]
-            retrieved_relevant = any(int(judged.get(d, 0)) >= t for d in ranking)
-            if metric == "ndcg" and retrieved_relevant and sum(int(judged.get(d, 0)) for d in ranking) == 0:
-                raise Skip(f"run[{q!r}]: the grades of its rows sum to 0 with a relevant one among them: torchmetrics "
-                           "takes it for a query without a relevant document (known failure torchmetrics-ndcg-0001), "
-                           f"which empty_target_action={options['empty_target_action']!r} then decides")
-            if not retrieved_relevant:
-                unretrieved = [d for d, g in judged.items() if int(g) >= t and d not in ranking]
-                if unretrieved:
-                    raise Skip(f"qrels[{q!r}][{unretrieved[0]!r}] is relevant but not retrieved: torchmetrics sees "
-                               "only the ranked rows, so it takes the query for one without a relevant document "
-                               f"(empty_target_action={options['empty_target_action']!r})")
         for d, s in ranking.items():
             g = int(judged.get(d, 0))
             preds.append(s)
@@ -156,7 +143,7 @@ def call(metric: str, options: Mapping, inputs: Mapping, chunked: bool = False) 
         kwargs["top_k"] = k
     if metric == "precision_at_k":
         kwargs["adaptive_k"] = options["adaptive_k"]
-    m = cls(**kwargs)
+    m = cls() if options.get("bare") else cls(**kwargs)
     t = torch.tensor(target, dtype=torch.long if metric == "ndcg" else torch.bool)
     p, i = torch.tensor(preds, dtype=torch.float64), torch.tensor(index, dtype=torch.long)
     if not chunked:
@@ -166,6 +153,13 @@ def call(metric: str, options: Mapping, inputs: Mapping, chunked: bool = False) 
         for a, b in chunks(len(preds)):
             m.update(p[a:b], t[a:b], indexes=i[a:b])
     return LibraryOutput(value=float(m.compute()))
+
+
+def call_bare(metric: str, inputs: Mapping, profile: Mapping[str, str]) -> LibraryOutput:
+    """The class with no argument (``RetrievalRecall()``: top_k=None, empty_target_action=
+    'neg', adaptive_k=False), one ``update(preds, target, indexes)``, ``compute()``; the rows
+    are the adapter's (targets: grade >= the profile's threshold, 1)."""
+    return call(metric, dict(options(metric, profile), bare=True), inputs)
 
 
 def _torch_orders(metric: str, run: dict) -> dict:
@@ -207,9 +201,12 @@ def library_model(metric: str, settings: Mapping[str, str], inputs: Mapping, pos
     (``ties=input-order`` on that order), with, when ``positive_only``, a document of score
     <= 0 counted as not relevant (``torch.where(preds > 0, target, 0)`` in average_precision.py,
     reciprocal_rank.py, precision.py and recall.py; recall.py still divides by every relevant row)."""
+    from oracle.conventions import InputError
     from oracle.registry import compute
     run = float_run(inputs)
-    qrels = {q: dict(j) for q, j in inputs["qrels"].items()}
+    # the library's judgements are its rows' targets (relevant_count=ranked): a judgement of a
+    # document no row holds does not exist for it
+    qrels = {q: {d: g for d, g in j.items() if d in run.get(q, {})} for q, j in inputs["qrels"].items()}
     ordered = {}
     orders = _torch_orders(metric, run)
     for q, ranking in run.items():
@@ -232,8 +229,12 @@ def library_model(metric: str, settings: Mapping[str, str], inputs: Mapping, pos
                 judged["\x00masked"] = t
     if positive_only and metric == "recall_at_k":
         # relevant / target.sum(): the numerator drops the rows of score <= 0, the denominator keeps them
-        return _recall_positive_only(settings, run, ordered, inputs["qrels"])
-    return compute(metric, {"run": ordered, "qrels": qrels}, {**settings, "ties": "input-order"}).value
+        return _recall_positive_only(settings, run, ordered, qrels)
+    try:
+        return compute(metric, {"run": ordered, "qrels": qrels},
+                       {**settings, "ties": "input-order", "relevant_count": "judged"}).value
+    except InputError:   # no_relevant=error: empty_target_action='error' raises
+        return "raised ValueError"
 
 
 def _recall_positive_only(settings, run, ordered, qrels):
@@ -245,6 +246,8 @@ def _recall_positive_only(settings, run, ordered, qrels):
         rel = {d for d, g in qrels.get(q, {}).items() if int(g) >= t}
         if not rel:
             rule = settings.get("no_relevant", "zero")
+            if rule == "error":
+                return "raised ValueError"
             if rule in ("zero", "one"):
                 values.append(Fraction(rule == "one"))
             continue
@@ -269,7 +272,8 @@ def negative_ideal_model(metric, settings, inputs):
     - the scores are float32 (utilities/checks.py ``preds = preds.float()``), so scores one
       float32 holds alike are one tie group;
     - retrieval/base.py compute: a query whose targets sum to 0 (``if not mini_target.sum()``)
-      is empty: 0.0 under empty_target_action='neg', 1.0 under 'pos', left out under 'skip';
+      is empty: 0.0 under empty_target_action='neg', 1.0 under 'pos', left out under 'skip',
+      a ValueError under 'error';
     - functional/retrieval/ndcg.py: DCG with the tie-averaged gains (``_tie_average_dcg``:
       the mean target of a tie group times the sum of its positions' discounts 1/log2(i + 1),
       positions past top_k discounted by 0), divided by the ideal DCG
@@ -290,6 +294,8 @@ def negative_ideal_model(metric, settings, inputs):
         docs = list(ranking)
         target = [int(qrels.get(q, {}).get(d, 0)) for d in docs]
         if sum(target) == 0:
+            if rule == "error":   # empty_target_action='error': base.py raises ValueError
+                return "raised ValueError"
             if rule in ("zero", "one"):
                 values.append(float(rule == "one"))
             continue

@@ -35,6 +35,7 @@ CLASSES = {
     "multiclass_precision": ("torchmetrics.classification", "MulticlassPrecision"),
     "multiclass_recall": ("torchmetrics.classification", "MulticlassRecall"),
     "multiclass_fbeta_score": ("torchmetrics.classification", "MulticlassFBetaScore"),
+    "multiclass_f1_score": ("torchmetrics.classification", "MulticlassF1Score"),
     "multiclass_confusion_matrix": ("torchmetrics.classification", "MulticlassConfusionMatrix"),
     "binary_precision": ("torchmetrics.classification", "BinaryPrecision"),
     "binary_recall": ("torchmetrics.classification", "BinaryRecall"),

@@ -5,7 +5,7 @@
 | ``wer``, ``cer``, ``mer``, ``wil``, ``wip`` | ``word_error_rate(preds, target)``, ``char_error_rate``, ``match_error_rate``, ``word_information_lost``, ``word_information_preserved`` |
 | ``bleu``, ``sentence_bleu`` | ``bleu_score(preds, target, n_gram, smooth, weights)`` (tokenizer ``none``); ``sacre_bleu_score(..., tokenize, lowercase)`` for ``13a``, ``intl``, ``char`` and lower case |
 | ``exact_match``, ``squad_f1`` | ``squad(preds, target)["exact_match"]``, ``["f1"]`` (percent, divided by 100 here) |
-| ``perplexity`` | ``perplexity(logits, target, ignore_index)`` on float64 logits |
+| ``perplexity`` | ``perplexity(logits, target, ignore_index)`` on float32 logits (torch's default dtype) |
 
 Profiles, from the source (torchmetrics 1.9.0):
 - error rates: ``pred.split()`` / ``tgt.split()`` (wer.py ``_wer_update``): tokenize=whitespace,
@@ -86,13 +86,15 @@ CAPABILITIES = {
     **{m: dict(_WORD) for m in RATES}, "cer": dict(_CHAR),
     "bleu": dict(_BLEU), "sentence_bleu": {k: v for k, v in _BLEU.items() if k != "level"},
     "exact_match": dict(_SQUAD), "squad_f1": dict(_SQUAD),
-    "perplexity": {"aggregate": ("corpus-token",), "ignore_index": ANY, "shift": ("none",)},
+    "perplexity": {"aggregate": ("corpus-token",), "ignore_index": ANY, "shift": ("none",),
+                   "logit_precision": ("float32",)},
 }
 PROFILES = {
     **{m: dict(_WORD_PROFILE) for m in RATES}, "cer": dict(_CHAR_PROFILE),
     "bleu": dict(_BLEU_PROFILE, level="corpus"), "sentence_bleu": dict(_BLEU_PROFILE),
     "exact_match": dict(_SQUAD_PROFILE), "squad_f1": dict(_SQUAD_PROFILE),
-    "perplexity": {"aggregate": "corpus-token", "ignore_index": "none", "shift": "none"},
+    "perplexity": {"aggregate": "corpus-token", "ignore_index": "none", "shift": "none",
+                   "logit_precision": "float32"},
 }
 SOURCES = {
     "tokenize": "torchmetrics/functional/text/wer.py _wer_update: pred.split(), tgt.split() (mer.py, wil.py, "
@@ -103,6 +105,9 @@ SOURCES = {
     "case": "wer.py _wer_update: pred.split(), tgt.split(), the tokens compared as given (no case folding; cer.py "
             "alike)",
     "unit": "cer.py _cer_update: list(pred), Python's code points",
+    "logit_precision": "functional/text/perplexity.py: preds is 'Logits or a unnormalized score' tensor; "
+                       "torch.tensor([...]) of Python floats is float32 (torch.get_default_dtype()), the type a "
+                       "model's logits come in",
     "tokenizer": "bleu.py _tokenize_fn: sentence.split() (BLEUScore's default tokenizer)",
     "ref_length": "bleu.py References [1], Papineni et al. 2002: the best match length (the closest reference; "
                   "NLTK closest_ref_length and SacreBLEU _get_closest_ref_len, the implementations sacre_bleu_score "
@@ -130,7 +135,11 @@ TOLERANCES = {
     "wil": Tolerance(ulps32=4, abs=Fraction(1, 2 ** 22)), "wip": Tolerance(ulps32=4),
     "bleu": Tolerance(ulps32=16), "sentence_bleu": Tolerance(ulps32=16),
     "exact_match": Tolerance(ulps32=4), "squad_f1": Tolerance(ulps32=8, abs=Fraction(1, 2 ** 20)),
-    "perplexity": Tolerance(ulps=64, rel=Fraction(1, 10 ** 12)),
+    # float32 logits and arithmetic (softmax, log, a sum, exp): the perplexity is exp of a float32
+    # mean NLL x, whose rounding (|x| <= 88.7, the largest exp float32 holds) is a relative error
+    # of at most 89 * 2**-24 (45 float32 ULPs) in the result; softmax, logs and the (pairwise)
+    # sum add a few ULPs more: 256 covers both
+    "perplexity": Tolerance(ulps32=256),
 }
 
 
@@ -173,6 +182,23 @@ def call(metric: str, options: Mapping, inputs: Mapping, T=None) -> LibraryOutpu
     raise Skip(f"torchmetrics adapter does not implement {metric}")
 
 
+def call_bare(metric: str, inputs: Mapping, T=None) -> LibraryOutput:
+    """``word_error_rate(preds, target)`` and its siblings, ``bleu_score(preds, target)``,
+    ``squad(preds, target)``, ``perplexity(preds, target)``: no optional argument (``T``: the
+    functional API, or the stateful classes behind its names)."""
+    if T is None:
+        import torchmetrics.functional.text as T
+    if metric in ("bleu", "sentence_bleu"):
+        hyps, refs = segments(metric, inputs)
+        return LibraryOutput(value=float(T.bleu_score(hyps, refs)))
+    if metric == "perplexity":
+        z, t, ignore = perplexity_tensors(inputs, "torchmetrics")
+        if ignore is not None:
+            raise Skip("texts of unequal length: a batch is padded with an ignore_index, an optional argument")
+        return LibraryOutput(value=float(T.perplexity(z, t)))
+    return call(metric, {}, inputs, T)
+
+
 def _bleu(metric: str, options: Mapping, inputs: Mapping, T) -> LibraryOutput:
     hyps, refs = segments(metric, inputs)
     if options["tokenize"] == "none" and not options["lowercase"]:
@@ -202,8 +228,33 @@ def _perplexity(options: Mapping, inputs: Mapping, T) -> LibraryOutput:
     return LibraryOutput(value=float(T.perplexity(z, t, ignore_index=ignore)))
 
 
-def perplexity_tensors(inputs: Mapping, library: str, ignore_index=None):
-    """(float64 logits [batch, seq, vocab], int64 targets, the ignore_index to pass) of a
+def float32_softmax_underflow(metric, settings, inputs) -> bool:
+    """Applies: perplexity, and a scored position whose target has a finite logit but a
+    probability of 0 as the library computes it: ``softmax`` of the float32 logits, then
+    ``log`` (torchmetrics/functional/text/perplexity.py:85, :95; torcheval's perplexity.py:93,
+    :104), where a probability below float32's smallest subnormal (2**-149, e**-103.3)
+    rounds to 0 and its log to -inf. The model: inf."""
+    if metric != "perplexity":
+        return False
+    try:
+        import torch
+        ig = settings.get("ignore_index", "none")
+        z, t, ignore = perplexity_tensors(inputs, "torch", None if ig == "none" else int(ig))
+        z, t = z.reshape(-1, z.shape[-1]), t.reshape(-1)
+        keep = (t >= 0) & (t < z.shape[-1]) if ignore is None else (t != ignore) & (t >= 0) & (t < z.shape[-1])
+        rows, targets = torch.nonzero(keep).reshape(-1), t[keep]
+        if len(rows) == 0:
+            return False
+        probs = torch.softmax(z[rows], dim=1)
+        chosen = probs[torch.arange(len(rows)), targets]
+        finite = torch.isfinite(z[rows, targets])
+        return bool(((chosen == 0) & finite).any())
+    except Exception:
+        return False
+
+
+def perplexity_tensors(inputs: Mapping, library: str, ignore_index=None, dtype: str = "float32"):
+    """(float32 logits [batch, seq, vocab], int64 targets, the ignore_index to pass) of a
     perplexity input: its logits, or its probabilities as two-word logits
     (``_probs_as_logits``). Texts of unequal length are padded to one rectangular batch the
     way both libraries document for padded batches: the padding positions take the target
@@ -220,7 +271,10 @@ def perplexity_tensors(inputs: Mapping, library: str, ignore_index=None):
         raise Skip(f"{library}'s perplexity takes logits and target indices")
     try:
         logits, targets, ignore_index = _padded(logits, targets, ignore_index)
-        z = torch.tensor([[[_float(v) for v in pos] for pos in text] for text in logits], dtype=torch.float64)
+        # the natural type: torch.tensor of Python floats holds them as its default dtype, float32
+        # (logit_precision=float32: the float32 nearest each double)
+        z = torch.tensor([[[_float(v) for v in pos] for pos in text] for text in logits],
+                         dtype=getattr(torch, dtype))
         t = torch.tensor(targets, dtype=torch.int64)
     except (ValueError, TypeError) as e:
         raise Skip(f"{library} takes rectangular [batch, seq, vocab] logits ({e})")

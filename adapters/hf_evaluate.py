@@ -82,6 +82,8 @@ _SOURCES = {
 
 class HFEvaluate(Adapter):
     name = "evaluate"
+    # the exceptions its own code refuses an input with: the modules' feature checks (datasets) raise ValueError and TypeError
+    refusals = {"*": ("ValueError", "TypeError")}
     library = "evaluate"
     import_name = "evaluate"
     homepage = "https://huggingface.co/docs/evaluate"
@@ -188,6 +190,25 @@ class HFEvaluate(Adapter):
             out = mod.compute(predictions=[list(s) for s in inputs["pred"]], references=[list(s) for s in inputs["gold"]])
             return LibraryOutput(value=_number(out["overall_f1"]), raw=out)
         raise Skip(f"evaluate adapter does not implement {metric}")
+
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """``module.compute(predictions=..., references=...)``: the adapter's call passes
+        options only to precision, recall, f1 (average, pos_label) and bleu (max_order);
+        every other module is already called bare."""
+        if metric in ("precision", "recall", "f1"):
+            mod = self._modules[_MODULE[metric]]
+            y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
+            if any(not isinstance(y, int) or isinstance(y, bool) for y in y_true + y_pred):
+                raise Skip("evaluate's classification modules take integer labels (features int32)")
+            out = mod.compute(predictions=y_pred, references=y_true)
+            return LibraryOutput(value=_number(out[metric]), raw=out)
+        if metric == "bleu":
+            from ._bleu_inputs import segments
+            hyps, refs = segments(metric, inputs)
+            out = self._modules[_MODULE[metric]].compute(predictions=hyps, references=refs)
+            return LibraryOutput(value=_number(out["bleu"]), raw=out)
+        return self.call(metric, self.options(metric, self.bare_profile(metric)), inputs)
 
 
 def _number(x):

@@ -172,6 +172,8 @@ _TOL = Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
 class IRMeasures(Adapter):
     """ir_measures through its default pipeline."""
     name = "ir_measures"
+    # the exceptions its own code refuses an input with: its readers and measures raise ValueError and TypeError
+    refusals = {"*": ("ValueError", "TypeError")}
     library = "ir-measures"
     versions = ">=0.3,<0.5"
     import_name = "ir_measures"
@@ -257,6 +259,12 @@ class IRMeasures(Adapter):
         per_query = {m.query_id: float(m.value) for m in result.per_query}
         value = result.aggregated.get(measure)
         return LibraryOutput(value=None if value is None else float(value), raw={"per_query": per_query})
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """The measure with no parameter but its cutoff (``nDCG@10``, ``RBP``, ``AP``: no
+        ``rel=``, ``p=``...) through the provider's ``calc``, as ``ir_measures.calc_aggregate``
+        does."""
+        return self.call(metric, dict(self.options(metric, self.bare_profile(metric)), rel=None, params={}), inputs)
 
     def defect_classifiers(self) -> dict:
         return {"missing-query-zero-filled": _missing_query_counts,

@@ -228,6 +228,8 @@ def _lists(inputs: Mapping) -> tuple[list, list]:
 
 class JiWER(Adapter):
     name = "jiwer"
+    # the exceptions its own code refuses an input with: process.py: 'one or more references are empty strings' and the type checks raise ValueError and TypeError
+    refusals = {"*": ("ValueError", "TypeError")}
     library = "jiwer"
     import_name = "jiwer"
     homepage = "https://github.com/jitsi/jiwer"
@@ -314,6 +316,23 @@ class JiWER(Adapter):
         else:
             value = getattr(out, metric)
         return LibraryOutput(value=value, stats=stats, raw=out)
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """``jiwer.wer(reference, hypothesis)`` (and mer, wil, wip, cer) with the lists and no
+        transform; the counts from ``process_words(reference, hypothesis)`` (3.0 on) or
+        ``compute_measures(truth, hypothesis)`` (before)."""
+        import jiwer
+        refs, hyps = _lists(inputs)
+        if metric == "error_counts":
+            if _in(_MEASURES):
+                out = jiwer.compute_measures(refs, hyps)
+                return LibraryOutput(value={k: int(out[k]) for k in _COUNTS}, raw=out)
+            out = jiwer.process_words(refs, hyps)
+            return LibraryOutput(value={"hits": out.hits, "substitutions": out.substitutions,
+                                        "deletions": out.deletions, "insertions": out.insertions}, raw=out)
+        if not hasattr(jiwer, metric):
+            raise Skip(f"jiwer {self.version()} has no {metric} function")
+        return LibraryOutput(value=getattr(jiwer, metric)(refs, hyps))
 
     def defect_classifiers(self) -> dict:
         return {"rapidfuzz-hirschberg-split": self._hirschberg_split,

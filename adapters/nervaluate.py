@@ -60,6 +60,8 @@ _METRICS = ("ner_schema_precision", "ner_schema_recall", "ner_schema_f1", "ner_s
 
 class NERvaluate(Adapter):
     name = "nervaluate"
+    # the exceptions its own code refuses an input with: its loaders raise ValueError and TypeError
+    refusals = {"*": ("ValueError", "TypeError")}
     library = "nervaluate"
     import_name = "nervaluate"
     homepage = "https://github.com/MantisAI/nervaluate"
@@ -93,8 +95,9 @@ class NERvaluate(Adapter):
         if not true:
             raise Skip("no sentences: nervaluate's evaluate() returns no row to read")
         tags = sorted({t[2:] for doc in true + pred for t in doc if t != "O"})
+        overlap = options["min_overlap_percentage"]
         ev = Evaluator(true, pred, tags=tags, loader="list",
-                       min_overlap_percentage=options["min_overlap_percentage"])
+                       **({} if overlap is None else {"min_overlap_percentage": overlap}))
         res = ev.evaluate()
         key = options["schema"]
         overall = _row(res["overall"][key])
@@ -106,6 +109,13 @@ class NERvaluate(Adapter):
             return LibraryOutput(value=value, stats=stats, raw=res)
         which = metric.rsplit("_", 1)[1]
         return LibraryOutput(value=overall[which], stats=stats, raw=res["overall"][key])
+
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """``Evaluator(true, pred, tags, loader="list").evaluate()`` (tags and loader are
+        required for lists of tags): no min_overlap_percentage; the profile's schema row."""
+        return self.call(metric, dict(self.options(metric, self.bare_profile(metric)), min_overlap_percentage=None),
+                         inputs)
 
 
 def _row(result) -> dict:

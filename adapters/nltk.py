@@ -82,6 +82,10 @@ _COMMON = {
 
 class NLTK(Adapter):
     name = "nltk"
+    # the exceptions its own code refuses an input with: ValueError and TypeError, and the asserts
+    # of bleu_score.py (corpus_bleu: 'assert len(list_of_references) == len(hypotheses), "The number
+    # of hypotheses and their reference(s) should be the same "')
+    refusals = {"*": ("ValueError", "TypeError", "AssertionError")}
     library = "nltk"
     versions = ">=3.5,<4"
     matrix_versions = ("3.5", "3.10.4")
@@ -158,6 +162,28 @@ class NLTK(Adapter):
                     raise Skip(f"nltk method6 refuses this input: AssertionError({e})") from None
                 raise
         return LibraryOutput(value=value, stats=_stats(nb, hyp_toks, ref_toks, len(options["weights"])))
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """``sentence_bleu(references, hypothesis)`` and ``corpus_bleu(list_of_references,
+        hypotheses)`` with the token lists and no weights, smoothing or auto_reweigh."""
+        from nltk.translate import bleu_score as nb
+        if metric == "bleu":
+            hyps, refs = bleu_inputs(inputs)
+        elif metric == "sentence_bleu":
+            hyp, rs = sentence_inputs(inputs)
+            hyps, refs = [hyp], [rs]
+        else:
+            raise Skip(f"nltk adapter does not implement {metric}")
+        for i, r in enumerate(refs):
+            if not r:
+                raise Skip(f"references[{i}] is empty: nltk's closest_ref_length takes min() of no lengths")
+        hyp_toks = [tokens(h) for h in hyps]
+        ref_toks = [[tokens(r) for r in rs] for rs in refs]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if metric == "bleu":
+                return LibraryOutput(value=nb.corpus_bleu(ref_toks, hyp_toks))
+            return LibraryOutput(value=nb.sentence_bleu(ref_toks[0], hyp_toks[0]))
 
     def defect_classifiers(self) -> dict:
         """Each predicate reads NLTK's own statistics of the input (``library_stats``)."""

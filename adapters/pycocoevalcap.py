@@ -75,6 +75,8 @@ def _weights_ok(value: str, settings: Mapping[str, str]) -> bool:
 
 class PyCocoEvalCap(Adapter):
     name = "pycocoevalcap"
+    # the exceptions its own code refuses an input with: the scorers check their inputs with assert (cider.py: assert(gts.keys() == res.keys()), assert(type(hypo) is list))
+    refusals = {"*": ("AssertionError", "ValueError", "TypeError")}
     library = "pycocoevalcap"
     # 1.2 is the only release on PyPI (the 2020 packaging of coco-caption)
     versions = ">=1.2,<2"
@@ -127,6 +129,26 @@ class PyCocoEvalCap(Adapter):
             return _cider(options, inputs)
         if metric == "bleu":
             return _bleu(options, inputs)
+        raise Skip(f"pycocoevalcap adapter does not implement {metric}")
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """``Cider().compute_score(gts, res)`` and ``Bleu().compute_score(gts, res)`` (n=4; the
+        corpus score of the last order is its headline, the value coco-caption prints)."""
+        if metric == "cider_d":
+            from pycocoevalcap.cider.cider import Cider
+            cands = list(inputs["candidates"])
+            if not cands:
+                raise Skip("pycocoevalcap cannot score no images")
+            gts = {i: list(rs) for i, rs in enumerate(inputs["references"])}
+            score, _ = Cider().compute_score(gts, {i: [c] for i, c in enumerate(cands)})
+            return LibraryOutput(float(score))
+        if metric == "bleu":
+            from pycocoevalcap.bleu.bleu import Bleu
+            hyps, refs = bleu_inputs(inputs)
+            # verbose=0 only silences its print of the statistics (a value-free argument)
+            score, _ = Bleu().compute_score({i: rs for i, rs in enumerate(refs)},
+                                            {i: [h] for i, h in enumerate(hyps)}, verbose=0)
+            return LibraryOutput(float(score[-1]))
         raise Skip(f"pycocoevalcap adapter does not implement {metric}")
 
     # -- known failures

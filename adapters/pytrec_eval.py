@@ -147,6 +147,8 @@ _TOL = Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
 
 class PyTrecEval(Adapter):
     name = "pytrec_eval"
+    # the exceptions its own code refuses an input with: the extension's argument parsing raises TypeError and ValueError
+    refusals = {"*": ("ValueError", "TypeError")}
     library = "pytrec-eval-terrier"
     # the terrier fork (the maintained one; the original pytrec_eval 0.5 does not build on
     # Python 3.11); 0.5.1-0.5.4 have no wheel for 3.11 either
@@ -250,6 +252,13 @@ class PyTrecEval(Adapter):
             return LibraryOutput(value=math.exp(acc / n), raw={"per_query": per_query})
         return LibraryOutput(value=acc / n, raw={"per_query": per_query})
 
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """``RelevanceEvaluator(qrels, {measure}).evaluate(run)`` with no relevance_level and
+        no query added to the run, averaged as the adapter averages (pytrec_eval returns
+        per-query values only); the measure's name and parameter are the profile's."""
+        options = dict(self.options(metric, self.bare_profile(metric)), relevance_level=None, complete=False)
+        return self.call(metric, options, inputs)
+
     def per_query(self, options: Mapping, inputs: Mapping) -> tuple[dict, int]:
         """({query: value} as pytrec_eval returns them, the divisor of the mean)."""
         import pytrec_eval
@@ -266,7 +275,8 @@ class PyTrecEval(Adapter):
                     run[q] = {}
         if base in _GAIN_MEASURES:
             skip_all_negative_queries(qrels, run)
-        ev = pytrec_eval.RelevanceEvaluator(qrels, {measure}, relevance_level=options["relevance_level"])
+        level = {} if options["relevance_level"] is None else {"relevance_level": options["relevance_level"]}
+        ev = pytrec_eval.RelevanceEvaluator(qrels, {measure}, **level)
         out = ev.evaluate(run)
         if base in ("Rprec_mult", "iprec_at_recall"):   # the key prints the parameter as %.2f
             per_query = {q: float(next(v for name, v in m.items() if name.startswith(base + "_")))

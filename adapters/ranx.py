@@ -92,6 +92,8 @@ _TOL = Tolerance(ulps=8, rel=Fraction(1, 10 ** 12))
 
 class Ranx(Adapter):
     name = "ranx"
+    # the exceptions its own code refuses an input with: its checks are asserts (evaluate.py check_keys: 'Qrels and Run query ids do not match') and ValueError
+    refusals = {"*": ("ValueError", "TypeError", "AssertionError")}
     library = "ranx"
     import_name = "ranx"
     homepage = "https://github.com/AmenRa/ranx"
@@ -163,6 +165,21 @@ class Ranx(Adapter):
                 value = evaluate(q, r, name)
         per_query = {qid: float(v) for qid, v in r.scores[name].items()}
         return LibraryOutput(value=float(value), raw={"per_query": per_query, "order": _orders(r)})
+
+    # ``evaluate(qrels, run, metrics)`` with no make_comparable: the library's default, False,
+    # asserts that the two query sets are equal (check_keys) where the adapter's own call
+    # (make_comparable=True) scores the qrels' queries
+    bare_profiles = {m: {"queries": "equal"} for m in capabilities}
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """``evaluate(Qrels(qrels), Run(run), name)``: the measure's name is the one
+        required argument (its cutoff, level and gain are part of the name; the profile's)."""
+        from ranx import Qrels, Run, evaluate
+        name = self.options(metric, self.bare_profile(metric))["metric"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = evaluate(Qrels(int_qrels(inputs)), Run(float_run(inputs)), name)
+        return LibraryOutput(value=float(value))
 
     # ------------------------------------------------------------ known failures
 

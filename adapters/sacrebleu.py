@@ -41,9 +41,9 @@ from oracle.compare import Tolerance
 
 from . import _sacrebleu_chrf as _chrf
 from ._bleu_inputs import bleu_inputs, bleu_profiles, segments, sentence_inputs, uniform_weights
+from ._sacrebleu_v1 import _NONE_REFS, call_v1
 
 _V1 = "<2.0.0"            # the releases with the 1.x API
-_NONE_REFS = ">=1.5.0"     # a missing reference (None) is dropped: 1.5.0's 'variable number of references'
 
 _METHODS = ("none", "floor", "add-k", "exp")
 
@@ -71,6 +71,8 @@ _COMMON = {
 
 class SacreBLEU(Adapter):
     name = "sacrebleu"
+    # the exceptions its own code refuses an input with: its argument checks raise ValueError and TypeError; 1.x raises EOFError for streams of unequal length ('Source and reference streams have different lengths!')
+    refusals = {"*": ("ValueError", "TypeError", "EOFError")}
     library = "sacrebleu"
     import_name = "sacrebleu"
     versions = ">=1.4.0,<3"
@@ -197,37 +199,46 @@ class SacreBLEU(Adapter):
             stats = raw
         return LibraryOutput(value=score.score, stats=stats, raw=score)
 
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """The functions the README shows, with no optional argument: ``sacrebleu.corpus_bleu
+        (hyps, refs)``, ``sacrebleu.sentence_bleu(hyp, refs)`` and their chrF twins (compat.py;
+        1.x has the same four at the package's top level)."""
+        import sacrebleu
+        if metric == "bleu_statistics":
+            raise Skip("bleu_statistics is BLEU.compute_bleu's arithmetic on given counts, not an entry point "
+                       "with defaults of its own")
+        if metric in ("sentence_chrf", "chrf") and self.in_versions(_V1):
+            raise Skip("chrF is judged from sacrebleu 2.0 on")
+        log = logging.getLogger("sacrebleu")
+        level = log.level
+        log.setLevel(logging.ERROR)
+        try:
+            if metric in ("sentence_bleu", "sentence_chrf"):
+                hyp, refs = sentence_inputs(inputs)
+                if not refs:
+                    raise Skip("sacrebleu's sentence_score needs at least one reference (it reads refs[0])")
+                fn = sacrebleu.sentence_bleu if metric == "sentence_bleu" else sacrebleu.sentence_chrf
+                score = fn(hyp, list(refs))
+            else:
+                hyps, refs = bleu_inputs(inputs)
+                if not hyps:
+                    raise Skip("sacrebleu cannot score an empty corpus")
+                for i, r in enumerate(refs):
+                    if not r:
+                        raise Skip(f"references[{i}] is empty: sacrebleu needs at least one reference per segment")
+                width = max(len(r) for r in refs)
+                if any(len(r) != width for r in refs) and self.in_versions(_V1) \
+                        and not self.in_versions(_NONE_REFS):
+                    raise Skip(f"sacrebleu {self.version()} needs the same number of references for every segment")
+                streams = [[r[j] if j < len(r) else None for r in refs] for j in range(width)]
+                fn = sacrebleu.corpus_bleu if metric == "bleu" else sacrebleu.corpus_chrf
+                score = fn(hyps, streams)
+        finally:
+            log.setLevel(level)
+        return LibraryOutput(value=score.score, raw=score)
+
     def _call_v1(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
-        """1.x: ``sacrebleu.corpus_bleu`` (its BLEUScore has score, counts, totals, sys_len,
-        ref_len); a sentence as a corpus of one segment (1.x ``BLEU.sentence_score``)."""
-        if metric == "bleu":
-            hyps, refs = bleu_inputs(inputs)
-        elif metric == "sentence_bleu":
-            hyp, refs = sentence_inputs(inputs)
-            if not refs:
-                raise Skip("sacrebleu's sentence_score needs at least one reference (it reads refs[0])")
-            hyps, refs = [hyp], [list(refs)]
-        else:
-            raise Skip(f"sacrebleu adapter does not implement {metric}")
-        for i, r in enumerate(refs):
-            if not r:
-                raise Skip(f"references[{i}] is empty: sacrebleu needs at least one reference per segment")
-        width = max((len(r) for r in refs), default=1)
-        if any(len(r) != width for r in refs) and not self.in_versions(_NONE_REFS):
-            raise Skip(f"sacrebleu {self.version()} needs the same number of references for every segment "
-                       "(corpus_bleu: zip_longest and 'None in lines' raise EOFError)")
-        if metric == "sentence_bleu":
-            streams = [[r] for r in refs[0]]
-        else:
-            streams = [[r[j] if j < len(r) else None for r in refs] for j in range(width)]
-        score = _corpus_bleu_v1(hyps, streams, options)
-        stats = {"matches": list(score.counts), "totals": list(score.totals),
-                 "hyp_len": int(score.sys_len), "ref_len": int(score.ref_len)}
-        if options["smooth_method"] == "add-k":   # compute_bleu adds k in place here too
-            raw = _corpus_bleu_v1(hyps, streams, dict(options, smooth_method="none", smooth_value=None))
-            stats = {"matches": [int(x) for x in raw.counts], "totals": [int(x) for x in raw.totals],
-                     "hyp_len": int(raw.sys_len), "ref_len": int(raw.ref_len)}
-        return LibraryOutput(value=score.score, stats=stats, raw=score)
+        return call_v1(self, metric, options, inputs)
 
     def defect_classifiers(self) -> dict:
         """Each predicate reads the library's own tokens and statistics (``library_stats``);
@@ -400,14 +411,6 @@ def _tokenizer(adapter, name: str):
         return tok() if isinstance(tok, type) else tok
     from sacrebleu.metrics.bleu import _get_tokenizer
     return _get_tokenizer(name)()
-
-
-def _corpus_bleu_v1(hyps, streams, options):
-    import sacrebleu
-    return sacrebleu.corpus_bleu(hyps, streams, smooth_method=options["smooth_method"],
-                                 smooth_value=options["smooth_value"], force=True,
-                                 lowercase=options["lowercase"], tokenize=options["tokenize"],
-                                 use_effective_order=options["effective_order"])
 
 
 def _oracle_on_texts(metric, settings, inputs, change):

@@ -108,6 +108,8 @@ _PROFILE = {"scheme": "iob2", "reading": "seqeval", "tag_format": "prefix-type",
 
 class SeqEval(Adapter):
     name = "seqeval"
+    # the exceptions its own code refuses an input with: check_consistent_length and the scheme checks raise ValueError (TypeError for a non-list)
+    refusals = {"*": ("ValueError", "TypeError")}
     library = "seqeval"
     import_name = "seqeval.metrics"
     homepage = "https://github.com/chakki-works/seqeval"
@@ -216,6 +218,21 @@ class SeqEval(Adapter):
                       "entity_f1": M.f1_score}[metric]
                 value = fn(y_true, y_pred, **kw)
             return LibraryOutput(value=float(value), stats=stats, raw=value)
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """``f1_score(y_true, y_pred)`` and its siblings, ``accuracy_score`` and
+        ``classification_report(y_true, y_pred, output_dict=True)`` (its value as data)."""
+        from seqeval import metrics as M
+        y_true = [list(s) for s in inputs["gold"]]
+        y_pred = [list(s) for s in inputs["pred"]]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if metric == "entity_report":
+                rep = M.classification_report(y_true, y_pred, output_dict=True)
+                return LibraryOutput(value=_report(rep), raw=rep)
+            fn = {"token_accuracy": M.accuracy_score, "entity_precision": M.precision_score,
+                  "entity_recall": M.recall_score, "entity_f1": M.f1_score}[metric]
+            return LibraryOutput(value=float(fn(y_true, y_pred)))
 
     # ------------------------------------------------------- known failures
 

@@ -100,6 +100,8 @@ _PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "binary", "z
 
 class SKLearn(Adapter):
     name = "sklearn"
+    # the exceptions its own code refuses an input with: sklearn.utils validation (check_consistent_length, _check_targets, InvalidParameterError: a ValueError and a TypeError)
+    refusals = {"*": ("ValueError", "TypeError")}
     library = "scikit-learn"
     versions = ">=0.24,<2"
     matrix_versions = ("1.3.0", "1.9.1")
@@ -316,6 +318,55 @@ class SKLearn(Adapter):
                                                   zero_division=zd, sample_weight=sw)
                     return LibraryOutput(value=_plain(rep), raw=rep)
         raise Skip(f"sklearn adapter does not implement {metric}")
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """Each function with the inputs only: ``precision_score(y_true, y_pred)`` and so on,
+        the inputs' own ``labels``, ``pos_label`` and ``sample_weight`` passed as given (they
+        are the user's data); ``classification_report`` with ``output_dict=True`` (its value
+        as data, not text)."""
+        import numpy as np
+        from sklearn import metrics as M
+
+        kw: dict = {}
+        if "sample_weight" in inputs:
+            kw["sample_weight"] = [float(Fraction(w)) if isinstance(w, str) else float(w)
+                                   for w in inputs["sample_weight"]]
+        if metric in _scores.METRICS:
+            y_score = _scores._array(inputs["y_score"])
+            fn = {"score_average_precision": M.average_precision_score,
+                  "label_ranking_average_precision": M.label_ranking_average_precision_score,
+                  "score_dcg": M.dcg_score, "score_ndcg": M.ndcg_score,
+                  "top_k_accuracy": M.top_k_accuracy_score}[metric]
+            if metric == "top_k_accuracy":
+                y_true = list(inputs["y_true"])
+                if "labels" in inputs:
+                    kw["labels"] = list(inputs["labels"])
+            else:
+                y_true = np.array(inputs["y_true"], dtype=int)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return LibraryOutput(value=float(fn(y_true, y_score, **kw)))
+        if metric == "per_class_accuracy":
+            raise Skip("scikit-learn has no per-class accuracy function (the adapter maps it onto "
+                       "recall_score(average=None), an option)")
+        y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
+        if "labels" in inputs and metric not in ("accuracy", "balanced_accuracy"):
+            kw["labels"] = list(inputs["labels"])
+        if "pos_label" in inputs and metric in _PRF:
+            kw["pos_label"] = inputs["pos_label"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                if metric == "confusion_matrix":
+                    cm = M.confusion_matrix(y_true, y_pred, **kw)
+                    cast = int if "sample_weight" not in kw else float
+                    return LibraryOutput(value=[[cast(x) for x in row] for row in cm], raw=cm)
+                if metric == "classification_report":
+                    rep = M.classification_report(y_true, y_pred, output_dict=True, **kw)
+                    return LibraryOutput(value=_plain(rep), raw=rep)
+                fn = {"accuracy": M.accuracy_score, "balanced_accuracy": M.balanced_accuracy_score,
+                      "precision": M.precision_score, "recall": M.recall_score, "f1": M.f1_score}[metric]
+                return LibraryOutput(value=float(fn(y_true, y_pred, **kw)))
 
     # ------------------------------------------------------- known failures
 

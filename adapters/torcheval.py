@@ -4,7 +4,7 @@
 | --- | --- |
 | ``wer``, ``wil``, ``wip`` | ``word_error_rate(input, target)``, ``word_information_lost``, ``word_information_preserved`` |
 | ``bleu`` | ``bleu_score(input, target, n_gram, weights)`` |
-| ``perplexity`` | ``perplexity(input, target, ignore_index)`` on float64 logits |
+| ``perplexity`` | ``perplexity(input, target, ignore_index)`` on float32 logits (torch's default dtype) |
 | ``accuracy`` | ``multiclass_accuracy(input, target, average='micro', num_classes)`` |
 | ``balanced_accuracy`` | ``multiclass_accuracy(..., average='macro')`` (the mean per-class recall) |
 | ``precision``, ``recall``, ``f1`` | ``multiclass_precision`` / ``_recall`` / ``_f1_score(average, num_classes)``; ``binary_*`` for ``average=binary`` |
@@ -82,6 +82,10 @@ _SRC = "torcheval/metrics/functional"
 
 class TorchEval(Adapter):
     name = "torcheval"
+    # the exceptions its own code refuses an input with: its _*_input_check functions raise ValueError
+    # (word_information_lost's asserts 'Arguments must contain the same number of strings');
+    # torch's tensor checks RuntimeError
+    refusals = {"*": ("ValueError", "TypeError", "RuntimeError", "AssertionError")}
     library = "torcheval"
     import_name = "torcheval.metrics.functional"
     homepage = "https://pytorch.org/torcheval/"
@@ -90,7 +94,8 @@ class TorchEval(Adapter):
     capabilities = {
         **{m: dict(_WORD) for m in _RATES},
         "bleu": dict(_BLEU),
-        "perplexity": {"aggregate": ("corpus-token",), "ignore_index": "*", "shift": ("none",)},
+        "perplexity": {"aggregate": ("corpus-token",), "ignore_index": "*", "shift": ("none",),
+                       "logit_precision": ("float32",)},
         "confusion_matrix": {"label_set": _SETS, "outside": ("error",), "normalize": ("none", "true", "pred", "all")},
         "accuracy": {"label_set": _SETS, "outside": ("error",)},
         "balanced_accuracy": {"label_set": _SETS, "outside": ("error",), "adjusted": ("no",)},
@@ -102,7 +107,8 @@ class TorchEval(Adapter):
         "bleu": {"tokenizer": "none", "case": "mixed", "order": "4", "weights": "uniform", "ref_length": "shortest",
                  "smoothing": "none", "no_match": "zero", "effective_order": "no", "level": "corpus",
                  "scale": "fraction"},
-        "perplexity": {"aggregate": "corpus-token", "ignore_index": "none", "shift": "none"},
+        "perplexity": {"aggregate": "corpus-token", "ignore_index": "none", "shift": "none",
+                       "logit_precision": "float32"},
         "confusion_matrix": {"label_set": "auto", "outside": "error", "normalize": "none"},
         "accuracy": {"label_set": "auto", "outside": "error"},
         "balanced_accuracy": {"label_set": "auto", "outside": "error", "adjusted": "no"},
@@ -126,13 +132,15 @@ class TorchEval(Adapter):
         "normalize": f"{_SRC}/classification/confusion_matrix.py multiclass_confusion_matrix(normalize=None)",
     }, "perplexity": {
         "aggregate": f"{_SRC}/text/perplexity.py: exp(sum of -log p(target) / count of unmasked tokens)",
+        "logit_precision": "torch.tensor([...]) of Python floats is float32 (torch.get_default_dtype()), the "
+                           "type a model's logits come in",
     }}
     # WER/WIL/WIP: float64 totals, one or three roundings. BLEU: float32 counts, logs, sum and
     # exp (a few float32 ULPs times the order). Classification: float32 ratios of integer counts,
-    # and for macro/weighted a float32 mean. Perplexity: float64 logits.
+    # and for macro/weighted a float32 mean. Perplexity: float32 logits.
     tolerances = {
         "wer": Tolerance(ulps=2), "wil": Tolerance(ulps=8), "wip": Tolerance(ulps=8),
-        "bleu": Tolerance(ulps32=16), "perplexity": Tolerance(ulps=64, rel=Fraction(1, 10 ** 12)),
+        "bleu": Tolerance(ulps32=16), "perplexity": Tolerance(ulps32=256),   # float32 logits: see _torchmetrics_text
         "confusion_matrix": Tolerance(ulps32=1), "accuracy": Tolerance(ulps32=1),
         "balanced_accuracy": Tolerance(ulps32=8), "precision": Tolerance(ulps32=8), "recall": Tolerance(ulps32=8),
         "f1": Tolerance(ulps32=16), **_ranks.TOLERANCES, **_retrieval.TOLERANCES,
@@ -188,6 +196,42 @@ class TorchEval(Adapter):
             return _retrieval.call(metric, options, inputs)
         return _classification(metric, options, inputs)
 
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """``word_error_rate(input, target)`` and siblings, ``bleu_score(input, target)``,
+        ``perplexity(input, target)``, ``multiclass_accuracy(input, target)``, ``multiclass_
+        precision/recall/f1_score(input, target)`` and ``multiclass_confusion_matrix(input,
+        target, num_classes)`` (num_classes is required there): nothing optional."""
+        from .torchmetrics import _one_thread
+        _one_thread()
+        import torcheval.metrics.functional as F
+        if metric in _RATES:
+            return self.call(metric, {}, inputs)
+        if metric == "bleu":
+            hyps, refs = segments(metric, inputs)
+            return LibraryOutput(value=float(F.bleu_score(hyps, refs)))
+        if metric == "perplexity":
+            from ._torchmetrics_text import perplexity_tensors
+            z, t, ignore = perplexity_tensors(inputs, "torcheval")
+            if ignore is not None:
+                raise Skip("texts of unequal length: a batch is padded with an ignore_index, an optional argument")
+            return LibraryOutput(value=float(F.perplexity(z, t)))
+        fn = {"accuracy": F.multiclass_accuracy, "precision": F.multiclass_precision,
+              "recall": F.multiclass_recall, "f1": F.multiclass_f1_score,
+              "confusion_matrix": F.multiclass_confusion_matrix}.get(metric)
+        if fn is None:
+            raise Skip(f"the adapter maps torcheval's {metric} onto another function's options, or judges it "
+                       "with required arguments only (its call is the bare one)")
+        if "y_score" in inputs or _tm_classes._rows(inputs["y_true"]) or _tm_classes._rows(inputs["y_pred"]) \
+                or "pos_label" in inputs:
+            raise Skip("score rows, indicator rows and a pos_label go to other functions: the bare call is judged "
+                       "on label inputs")
+        target, preds, labels, _ = _tm_classes.tensors_ignoring(inputs, {"label_set": "auto"})
+        if not labels:
+            raise Skip("no label at all: torcheval needs num_classes >= 1")
+        if metric == "confusion_matrix":
+            return LibraryOutput(value=[[int(x) for x in row] for row in fn(preds, target, len(labels)).tolist()])
+        return LibraryOutput(value=float(fn(preds, target)))
+
     def defect_classifiers(self) -> dict:
         from .torchmetrics import _max_length_as_hits
         return {"max-length-as-hits": _max_length_as_hits,
@@ -197,7 +241,8 @@ class TorchEval(Adapter):
                 "no-reference-word-inf": lambda m, s, i: m == "wer" and _totals(i)[0] == 0,
                 "empty-side-nan": lambda m, s, i: m in ("wil", "wip") and 0 in _totals(i),
                 "topk-tie-order": _retrieval.ties_at_cutoff,
-                "empty-ranking-nan": _retrieval.empty_ranking_at_every_rank}
+                "empty-ranking-nan": _retrieval.empty_ranking_at_every_rank,
+                "float32-softmax-underflow": _float32_softmax_underflow}
 
     def defect_models(self) -> dict:
         from .torchmetrics import _max_length_model
@@ -206,7 +251,13 @@ class TorchEval(Adapter):
                 "no-reference-word-inf": lambda m, s, i: float("inf"),
                 "empty-side-nan": lambda m, s, i: float("nan"),
                 "topk-tie-order": _retrieval.topk_model,
-                "empty-ranking-nan": lambda m, s, i: float("nan")}
+                "empty-ranking-nan": lambda m, s, i: float("nan"),
+                "float32-softmax-underflow": lambda m, s, i: float("inf")}
+
+
+def _float32_softmax_underflow(metric, settings, inputs) -> bool:
+    from ._torchmetrics_text import float32_softmax_underflow
+    return float32_softmax_underflow(metric, settings, inputs)
 
 
 def _totals(inputs: Mapping) -> tuple:

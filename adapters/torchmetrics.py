@@ -36,6 +36,8 @@ from . import _torchmetrics_text as _text
 
 class TorchMetrics(Adapter):
     name = "torchmetrics"
+    # the exceptions its own code refuses an input with: utilities/checks.py raises ValueError; torch's own tensor checks raise RuntimeError (an index out of range in bincount, a shape mismatch)
+    refusals = {"*": ("ValueError", "TypeError", "RuntimeError")}
     library = "torchmetrics"
     import_name = "torchmetrics"
     versions = ">=1.0,<2"
@@ -69,6 +71,24 @@ class TorchMetrics(Adapter):
             return _retrieval.call(metric, options, inputs)
         return _text.call(metric, options, inputs)
 
+    # multiclass_accuracy(preds, target, num_classes) averages per class by default
+    # (average='macro'): the mean of the per-class recalls, balanced accuracy
+    bare_metrics = {"accuracy": "balanced_accuracy"}
+    bare_sources = {"accuracy": "torchmetrics/functional/classification/accuracy.py multiclass_accuracy("
+                                "average='macro'): 'macro: Calculate statistics for each label and average them'"}
+
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """The functional API with the inputs and the required arguments only: the text
+        functions ``word_error_rate(preds, target)``..., ``bleu_score(preds, target)``,
+        ``squad``, ``perplexity(preds, target)``; ``multiclass_*(preds, target, num_classes)``;
+        the retrieval classes with no argument (``RetrievalMAP()``), one update with indexes."""
+        _one_thread()
+        if metric in _retrieval.METRICS:
+            return _retrieval.call_bare(metric, inputs, self.bare_profile(metric))
+        if metric in _classes.METRICS:
+            return _classes.call_bare(metric, inputs)
+        return _text.call_bare(metric, inputs)
+
     def defect_classifiers(self) -> dict:
         return {"max-length-as-hits": _max_length_as_hits,
                 "smoothing-after-zero-check": _smoothing_after_zero_check,
@@ -80,7 +100,8 @@ class TorchMetrics(Adapter):
                 "topk-tie-order": _classes.topk_tie_order,
                 "predicted-only-class-counts-zero": _classes.predicted_only_class,
                 "negative-gain-in-ideal": _retrieval.has_negative_grade,
-                "first-closest-reference": _first_closest_differs}
+                "first-closest-reference": _first_closest_differs,
+                "float32-softmax-underflow": _text.float32_softmax_underflow}
 
     def defect_models(self) -> dict:
         return {"max-length-as-hits": _max_length_model,
@@ -92,7 +113,8 @@ class TorchMetrics(Adapter):
                 "all-queries-skipped-zero": lambda metric, settings, inputs: 0,
                 "predicted-only-class-counts-zero": _classes.predicted_only_class_model,
                 "negative-gain-in-ideal": _retrieval.negative_ideal_model,
-                "first-closest-reference": _first_closest_model}
+                "first-closest-reference": _first_closest_model,
+                "float32-softmax-underflow": lambda metric, settings, inputs: float("inf")}
 
 
 _THREADS_SET_IN: list = []

@@ -64,10 +64,17 @@ def test_probabilities_reach_the_library_as_logits():
         T.call("perplexity", {"ignore_index": None}, {"probs": [["1/2", None]]})
 
 
-def test_recall_is_not_passed_a_relevant_document_the_run_misses():
+def test_recall_divides_by_the_relevant_rows_it_is_given():
+    """relevant_count=ranked: the unretrieved relevant b has no row, so torchmetrics' recall of
+    the run {a} is 1/1 = 1 (the canonical relevant_count=judged gives 1/2); the input is passed,
+    not skipped, and the oracle at the profile agrees."""
+    from oracle.registry import compute
+    inputs = {"run": {"q": {"a": 1.0}}, "qrels": {"q": {"a": 1, "b": 1}}}
     opts = R.options("recall_at_k", {"k": "none", "threshold": "1", "no_relevant": "zero"})
-    with pytest.raises(Skip, match="not retrieved"):
-        R.call("recall_at_k", opts, {"run": {"q": {"a": 1.0}}, "qrels": {"q": {"a": 1, "b": 1}}})
+    assert R.call("recall_at_k", opts, inputs).value == 1.0
+    a = TorchMetrics()
+    assert compute("recall_at_k", inputs, a.profile("recall_at_k")).value == 1
+    assert compute("recall_at_k", inputs, {"k": "none"}).value == Fraction(1, 2)
     # AP divides by the relevant documents found (ap_denominator=retrieved-relevant): passed
     assert R.call("average_precision", R.options("average_precision", {"k": "none"}),
                   {"run": {"q": {"a": 1.0}}, "qrels": {"q": {"a": 1, "b": 1}}}).value == 1.0
@@ -149,10 +156,15 @@ def test_empty_target_actions_pos_and_error():
         assert R.call("reciprocal_rank", opts, _NO_REL).value == pytest.approx(want)
     with pytest.raises(ValueError, match="no positive target"):
         R.call("reciprocal_rank", R.options("reciprocal_rank", {"k": "none", "no_relevant": "error"}), _NO_REL)
-    # a relevant document the run does not hold: the library sees an empty query, the oracle does not
+    # a relevant document the run does not hold: the library sees a query without a positive
+    # row, which 'pos' scores 1; so does the oracle under the profile's relevant_count=ranked
+    # (the canonical judged: q1 has a relevant document, not found: 0)
+    from oracle.registry import compute
     unretrieved = {"qrels": {"q1": {"a": 1}}, "run": {"q1": {"x": 2}}}
-    with pytest.raises(Skip, match="relevant but not retrieved"):
-        R.call("hit_rate", R.options("hit_rate", {"k": "none", "no_relevant": "one"}), unretrieved)
+    assert R.call("hit_rate", R.options("hit_rate", {"k": "none", "no_relevant": "one"}), unretrieved).value == 1.0
+    profile = dict(TorchMetrics().profile("hit_rate"), no_relevant="one")
+    assert compute("hit_rate", unretrieved, profile).value == 1
+    assert compute("hit_rate", unretrieved, dict(profile, relevant_count="judged")).value == 0
 
 
 def test_the_tie_order_model_sorts_rows_by_query_first():

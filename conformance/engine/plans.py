@@ -114,7 +114,9 @@ PLANS: dict[str, Plan] = {
     "perplexity": Plan(
         "perplexity", lambda s: S.token_probabilities(),
         upper=lambda s: Fraction(10 ** 9),
-        invariances={"text-order": _permute_segments}),
+        invariances={"text-order": _permute_segments},
+        # the logits form (the shift and logit_precision knobs act there only)
+        forms={"logits": (lambda s: True, lambda s: S.token_logits())}),
 }
 
 

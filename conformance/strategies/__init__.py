@@ -125,6 +125,29 @@ def token_probabilities(draw, max_texts: int = 3, max_tokens: int = 6):
     return {"probs": texts}
 
 
+# logits as a model gives them: small integers, halves, decimals no binary float holds
+# exactly (so that float32 and float64 differ), and now and then a gap past float32's
+# smallest probability (e**-103.3: a softmax computed in float32 rounds it to 0)
+LOGITS = (0, 1, -1, 2, 0.5, -2.5, 0.1, -0.3, 1.7, 3.25, -7.9, 12.0)
+
+
+@st.composite
+def token_logits(draw, max_texts: int = 2, max_positions: int = 4, max_vocab: int = 4):
+    """Inputs of ``perplexity`` from logits: per text and position a vocabulary of V logits
+    (V fixed per input) and a target index, now and then the ignore index -100."""
+    vocab = draw(st.integers(2, max_vocab))
+    logits, targets = [], []
+    for _ in range(draw(st.integers(1, max_texts))):
+        n = draw(st.integers(1, max_positions))
+        rows = [[draw(st.sampled_from(LOGITS)) for _ in range(vocab)] for _ in range(n)]
+        if draw(st.integers(0, 7)) == 0:   # a target far below the rest of its row
+            rows[0][0] = -110
+        logits.append(rows)
+        targets.append([draw(st.sampled_from(list(range(vocab)) + [0, -100] * (draw(st.integers(0, 5)) == 0)))
+                        for _ in range(n)])
+    return {"logits": logits, "targets": targets}
+
+
 @st.composite
 def bleu_statistics(draw, order: int = 4, max_segments: int = 4, max_len: int = 12):
     """Inputs of ``bleu_statistics``: statistics some corpus of 1..``max_segments`` segments
