@@ -206,8 +206,9 @@ def test_logprobs_give_exp_of_the_mean():
 
 def test_signature_names_every_knob():
     m = get_metric("perplexity")
-    assert m.signature() == "perplexity|agg:corpus-token|ignore:none|shift:none|oracle:1"
-    assert m.signature({"ignore_index": -100}) == "perplexity|agg:corpus-token|ignore:-100|shift:none|oracle:1"
+    assert m.signature() == "perplexity|agg:corpus-token|ignore:none|shift:none|lprec:exact|oracle:1"
+    assert m.signature({"ignore_index": -100}) == \
+        "perplexity|agg:corpus-token|ignore:-100|shift:none|lprec:exact|oracle:1"
     assert m.settings({"ignore_index": "None"})["ignore_index"] == "none"
 
 
