@@ -94,9 +94,9 @@ def test_a_kept_finding_that_no_longer_fails_is_searched_again(searches, tmp_pat
     searched = _record(first_twice, "oracle-equal")
     kept = list(tmp_path.glob("cache/searches/*/finding/*"))
     assert len(kept) == 1
-    key, value = store._read(kept[0])
+    key, value = store.read_entry(kept[0], "finding")
     # one sample, predicted right: accuracy 1 under both definitions
-    store._write(kept[0], (key, dict(value, args=["examine", {"y_true": [1], "y_pred": [1]}, None])))
+    store.write_entry(kept[0], "finding", key, dict(value, args=["examine", {"y_true": [1], "y_pred": [1]}, None]))
     searches[0] = 0
     assert _record(first_twice, "oracle-equal") == searched
     assert searches[0] > 0

@@ -129,9 +129,6 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
              repr(sorted((strategy_settings or ours).items())), hs.max_examples)
     if never in _NEVER:
         return None
-    if store.load("never", never):
-        _NEVER.add(never)
-        return None
     separated: dict = {}
 
     def separates(x) -> bool:
@@ -162,7 +159,6 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
         except (NoSuchExample, Unsatisfiable):
             if not separated:
                 _NEVER.add(never)
-                store.save("never", never, True)
             return None
         store.save("separating", stored, x)
     found = _FOUND.setdefault(key, [])

@@ -31,7 +31,6 @@ from collections import OrderedDict
 from hypothesis import given, reject, seed, strategies as st
 from hypothesis.errors import Unsatisfiable
 
-from conformance.engine import store
 from oracle.conventions import ConventionError, InputError
 
 _CACHE: OrderedDict = OrderedDict()
@@ -87,8 +86,6 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
-    if shape is not None and shape not in _TRACES:   # (the traces an earlier run of this code kept)
-        _TRACES[shape] = [Walk(entries, unsat) for entries, unsat in store.load_traces(shape)]
     for trace in _TRACES.get(shape, ()) if shape is not None else ():
         walk = _refiltered(trace, accept, key)
         if walk is not None:
@@ -121,7 +118,6 @@ def recorded(key, accept, strategy, hs, pinned_seed: int, transform=None, shape=
         kept = _TRACES.setdefault(shape, [])
         kept.append(trace)
         del kept[:-_TRACES_PER_SHAPE]
-        store.save_trace(shape, list(trace), trace.unsatisfiable)
         while len(_TRACES) > _LIMIT // 8:
             _TRACES.pop(next(iter(_TRACES)))
     return _refiltered(trace, None, key)
@@ -276,10 +272,6 @@ def find_walk(strategy, hs) -> list | None:
     if key in _FINDS:
         _FINDS.move_to_end(key)
         return _FINDS[key]
-    kept = store.load("find", key)
-    if isinstance(kept, list):
-        _FINDS[key] = kept
-        return kept
     out: list = []
 
     def never(x) -> bool:
@@ -288,7 +280,6 @@ def find_walk(strategy, hs) -> list | None:
     try:
         find(strategy, never, settings=hs)
     except NoSuchExample:
-        store.save("find", key, out)
         _FINDS[key] = out
         while len(_FINDS) > _LIMIT // 8:
             _FINDS.popitem(last=False)

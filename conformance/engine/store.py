@@ -1,44 +1,46 @@
-"""What a run's searches generated, kept on disk for the next run of the same code.
+"""What a run's searches found, kept on disk for the next run of the same code, as plain
+JSON that reading cannot turn into code and that never decides a verdict by itself.
 
-A property's walk and a divergence search's walk are fixed by the code that draws
-them (the strategies, the filters' verdicts) and by hypothesis's version
-(``conformance.engine.draws``): a later run of the same code on the same
-interpreter generates them again, example by example. This store keeps them
-between runs, as hypothesis's example database keeps failing examples:
+Two kinds of entry are kept, both checked again before use:
 
-- a trace (every example of a walk with the verdict of the filter that made it),
-  by its strategy's shape: read back as the in-process traces are, so it is used
-  only where this run's filter accepts and refuses each of its examples as the
-  recording did (checked, example by example, by ``draws._refiltered``);
-- the walk of a divergence search whose condition never held (``draws.find_walk``);
-- a divergence search's shrunk separating input (``divergence.separating_input``):
-  used only after it is checked again (it still separates the two settings, and the
-  library, called again, still follows the profile); and the searches in which no
-  generated input separated the two settings at all (the oracle's verdict alone).
+- ``separating``: a divergence search's shrunk separating input
+  (``divergence.separating_input``): used only after the run checks again that it
+  separates the two settings and that the library, called again, follows its profile;
+- ``finding``: a failing property's shrunk example (``conformance.engine.findings``):
+  used only where this run's own walk fails the property, and only when the example,
+  judged again, still fails.
+
+What a run cannot check again is not kept: the walks of the properties (hypothesis
+draws them again, the same way, from the same code), and "no input separates these two
+settings" (a planted entry of that kind would hide a divergence).
 
 Every entry lives under a namespace: a digest of the source of ``conformance``,
-``oracle`` and ``adapters``, hypothesis's, NumPy's and Python's versions. A change
-to any of them starts a new namespace (the older ones are removed, the newest few
-kept). The directory is ``$METRIC_CONFORMANCE_CACHE/searches`` or
-``~/.cache/metric-conformance/searches``; ``METRIC_CONFORMANCE_NO_CACHE=1`` (the
-CLI's ``run --no-cache``) turns the store off. Entries are pickles: the directory
-must be writable by its user alone, as any cache of pickles. An entry that cannot
-be read (truncated, foreign, of another format) is ignored and written again.
+``oracle`` and ``adapters``, hypothesis's, NumPy's and Python's versions; a change to
+any of them starts a new namespace (the older ones are removed, the newest few kept).
+The directory is ``$METRIC_CONFORMANCE_CACHE/searches`` or
+``~/.cache/metric-conformance/searches``, made with mode 0700; ``METRIC_CONFORMANCE_NO_CACHE=1``
+(the CLI's ``run --no-cache``) turns the store off. A cache directory another user owns
+or can write is not used (one line on standard error says so). An entry is a JSON
+object with its namespace, kind, key, value and the SHA-256 of those four: one that
+cannot be read, is too large, names another namespace, kind or key, or whose digest
+does not match (truncated, edited) is ignored and written again.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import pickle
 import re
 import shutil
+import stat
 import sys
 import tempfile
 from pathlib import Path
 
-FORMAT = 1
+FORMAT = 2
+KINDS = ("separating", "finding")   # the kinds kept on disk (each checked again before use)
 _KEEP_NAMESPACES = 3      # namespaces kept beside the current one's (older trees, other venvs)
-_TRACES_PER_SHAPE = 12    # traces kept on disk per strategy shape (the oldest go first)
+_MAX_BYTES = 4 * 1024 ** 2
 _state: dict = {}
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -67,20 +69,46 @@ def namespace() -> str:
     return _state["namespace"]
 
 
+def unsafe(path: Path) -> str:
+    """Why the directory ``path`` must not hold this user's cache ('' when it may): owned
+    by another user, or writable by the group or others (anyone who can write there can
+    plant an entry)."""
+    try:
+        st = path.stat()
+    except OSError as e:
+        return f"cannot be read ({e.strerror})"
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return "is owned by another user"
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "is writable by other users"
+    return ""
+
+
+def _made(path: Path) -> Path:
+    """``path`` made (mode 0700) if it is missing; raises if it is unsafe."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    why = unsafe(path)
+    if why:
+        raise PermissionError(f"{path} {why}")
+    return path
+
+
 def _dir() -> Path | None:
     """This namespace's directory (made, and the stale namespaces pruned, once a process);
-    None where the store is off or cannot be made."""
+    None where the store is off, unsafe or cannot be made."""
     if not enabled():
         return None
     if "dir" in _state:
         return _state["dir"]
     d = None
     try:
-        base = _base()
-        d = base / namespace()
-        d.mkdir(parents=True, exist_ok=True)
+        base = _made(_base())
+        d = _made(base / namespace())
         os.utime(d)
         _prune(base, d)
+    except PermissionError as e:   # another user's, or a world-writable, cache: not used
+        print(f"metric-conformance: the cache of searches is not used: {e}", file=sys.stderr)
+        d = None
     except Exception:   # no home directory, a read-only one, a file in the way: no store
         d = None
     _state["dir"] = d
@@ -90,7 +118,7 @@ def _dir() -> Path | None:
 def _prune(base: Path, current: Path) -> None:
     others = []
     for p in base.iterdir():
-        if p != current and p.is_dir():
+        if p != current and p.is_dir() and not p.is_symlink():
             try:
                 others.append((p.stat().st_mtime, p))
             except OSError:
@@ -109,22 +137,49 @@ def storable(key) -> bool:
     return _ADDRESS.search(repr(key)) is None
 
 
-def _read(path: Path):
+def _sealed(ns: str, kind: str, key_text: str, value) -> str:
+    body = json.dumps([ns, kind, key_text, value], sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def read_entry(path: Path, kind: str, key_text: str | None = None, ns: str | None = None):
+    """(key text, value) of the entry file ``path`` when it is whole and its own (the
+    namespace, the kind, the key when given, and its digest match); else None."""
     try:
-        with open(path, "rb") as f:
-            return pickle.load(f)
-    except Exception:   # a truncated or foreign entry: as if there were none
+        if path.is_symlink() or path.stat().st_size > _MAX_BYTES:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError, UnicodeDecodeError):
         return None
+    ns = ns or namespace()
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("namespace") != ns \
+            or data.get("kind") != kind or not isinstance(data.get("key"), str) or "value" not in data:
+        return None
+    if key_text is not None and data["key"] != key_text:
+        return None
+    try:
+        if data.get("digest") != _sealed(ns, kind, data["key"], data["value"]):
+            return None
+    except (TypeError, ValueError):
+        return None
+    return data["key"], data["value"]
 
 
-def _write(path: Path, value) -> None:
+def write_entry(path: Path, kind: str, key_text: str, value) -> None:
+    """Write one entry whole (a temporary file, then a rename: two workers may write one)."""
+    from conformance.engine.witnesses import plain
+    if not plain(value):   # only what reads back from JSON as itself
+        return
+    ns = namespace()
+    data = {"format": FORMAT, "namespace": ns, "kind": kind, "key": key_text, "value": value,
+            "digest": _sealed(ns, kind, key_text, value)}
     tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _made(path.parent)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(value, f, protocol=4)
-        os.replace(tmp, path)   # whole or not at all: two workers may write one entry
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False, allow_nan=False)
+        os.replace(tmp, path)
     except Exception:
         if tmp is not None:
             try:
@@ -134,53 +189,18 @@ def _write(path: Path, value) -> None:
 
 
 def load(kind: str, key):
-    """The value stored under ``key`` (None: none, or unreadable)."""
+    """The value stored under ``key`` (None: none, unreadable, or a kind not kept)."""
     d = _dir()
-    if d is None or not storable(key):
+    if d is None or kind not in KINDS or not storable(key):
         return None
-    got = _read(d / kind / digest(key))
-    return got[1] if isinstance(got, tuple) and len(got) == 2 and got[0] == repr(key) else None
+    got = read_entry(d / kind / digest(key), kind, repr(key))
+    return None if got is None else got[1]
 
 
 def save(kind: str, key, value) -> None:
     d = _dir()
-    if d is not None and storable(key):
-        _write(d / kind / digest(key), (repr(key), value))
-
-
-def load_traces(shape) -> list:
-    """The traces stored for a strategy shape, oldest first: [(entries, unsatisfiable)]."""
-    d = _dir()
-    if d is None or not storable(shape):
-        return []
-    folder = d / "traces" / digest(shape)
-    try:
-        files = sorted(folder.iterdir(), key=lambda p: (p.stat().st_mtime, p.name))
-    except OSError:
-        return []
-    out = []
-    for p in files:
-        if not p.name.startswith("."):
-            got = _read(p)
-            if isinstance(got, tuple) and len(got) == 3 and got[0] == repr(shape):
-                out.append((got[1], got[2]))
-    return out
-
-
-def save_trace(shape, entries: list, unsatisfiable: bool) -> None:
-    d = _dir()
-    if d is None or not storable(shape):
-        return
-    folder = d / "traces" / digest(shape)
-    name = hashlib.sha256(pickle.dumps(entries, protocol=4)).hexdigest()[:32]
-    _write(folder / name, (repr(shape), entries, unsatisfiable))
-    try:
-        files = sorted((p for p in folder.iterdir() if not p.name.startswith(".")),
-                       key=lambda p: p.stat().st_mtime)
-        for p in files[:-_TRACES_PER_SHAPE]:
-            p.unlink()
-    except OSError:
-        pass
+    if d is not None and kind in KINDS and storable(key):
+        write_entry(d / kind / digest(key), kind, repr(key), value)
 
 
 def entries(kind: str, base: Path | None = None) -> list:
@@ -197,8 +217,8 @@ def entries(kind: str, base: Path | None = None) -> list:
     except OSError:
         return out
     for p in files:
-        got = _read(p)
-        if isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], str):
+        got = read_entry(p, kind)
+        if got is not None:
             try:
                 out.append((ast.literal_eval(got[0]), got[1]))
             except (ValueError, SyntaxError, RecursionError, MemoryError):
