@@ -32,19 +32,26 @@ def options(settings: Mapping[str, str]) -> dict:
             "whitespace": settings["whitespace"] == "yes", "eps_smoothing": settings["smoothing"] == "eps"}
 
 
+def corpus_streams(inputs: Mapping) -> tuple[list, list]:
+    """(hypotheses, reference streams) of a corpus input as sacrebleu's corpus scores take
+    them: stream j holds each segment's j-th reference, None where a segment has fewer.
+    Skip an empty corpus (Metric._check_corpus_score_args reads hyps[0]) and a segment with
+    no reference."""
+    hyps, refs = bleu_inputs(inputs)
+    if not hyps:
+        raise Skip("sacrebleu cannot score an empty corpus (Metric._check_corpus_score_args reads hyps[0])")
+    for i, r in enumerate(refs):
+        if not r:
+            raise Skip(f"references[{i}] is empty: sacrebleu needs at least one reference per segment")
+    width = max(len(r) for r in refs)
+    return hyps, [[r[j] if j < len(r) else None for r in refs] for j in range(width)]
+
+
 def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
     from sacrebleu.metrics import CHRF
     chrf = CHRF(**options)
     if metric == "chrf":
-        hyps, refs = bleu_inputs(inputs)
-        if not hyps:
-            raise Skip("sacrebleu cannot score an empty corpus (Metric._check_corpus_score_args reads hyps[0])")
-        for i, r in enumerate(refs):
-            if not r:
-                raise Skip(f"references[{i}] is empty: sacrebleu needs at least one reference per segment")
-        width = max(len(r) for r in refs)
-        streams = [[r[j] if j < len(r) else None for r in refs] for j in range(width)]
-        score = chrf.corpus_score(hyps, streams)
+        score = chrf.corpus_score(*corpus_streams(inputs))
     else:
         hyp, refs = sentence_inputs(inputs)
         if not refs:

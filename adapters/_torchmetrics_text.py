@@ -192,10 +192,7 @@ def call_bare(metric: str, inputs: Mapping, T=None) -> LibraryOutput:
         hyps, refs = segments(metric, inputs)
         return LibraryOutput(value=float(T.bleu_score(hyps, refs)))
     if metric == "perplexity":
-        z, t, ignore = perplexity_tensors(inputs, "torchmetrics")
-        if ignore is not None:
-            raise Skip("texts of unequal length: a batch is padded with an ignore_index, an optional argument")
-        return LibraryOutput(value=float(T.perplexity(z, t)))
+        return LibraryOutput(value=float(T.perplexity(*unpadded_tensors(inputs, "torchmetrics"))))
     return call(metric, {}, inputs, T)
 
 
@@ -226,6 +223,15 @@ def _squad(metric: str, inputs: Mapping, T) -> LibraryOutput:
 def _perplexity(options: Mapping, inputs: Mapping, T) -> LibraryOutput:
     z, t, ignore = perplexity_tensors(inputs, "torchmetrics", options["ignore_index"])
     return LibraryOutput(value=float(T.perplexity(z, t, ignore_index=ignore)))
+
+
+def unpadded_tensors(inputs: Mapping, library: str) -> tuple:
+    """(logits, targets) of a perplexity input for a call with no ignore_index: Skip where the
+    texts' lengths differ (a padded batch needs an ignore_index, an optional argument)."""
+    z, t, ignore = perplexity_tensors(inputs, library)
+    if ignore is not None:
+        raise Skip("texts of unequal length: a batch is padded with an ignore_index, an optional argument")
+    return z, t
 
 
 def float32_softmax_underflow(metric, settings, inputs) -> bool:

@@ -80,6 +80,22 @@ _COMMON = {
 }
 
 
+def _token_lists(metric: str, inputs: Mapping) -> tuple[list, list]:
+    """(hypotheses' tokens, references' tokens per segment) as NLTK takes them; Skip where a
+    segment has no reference (closest_ref_length takes min() of no lengths)."""
+    if metric == "bleu":
+        hyps, refs = bleu_inputs(inputs)
+    elif metric == "sentence_bleu":
+        hyp, rs = sentence_inputs(inputs)
+        hyps, refs = [hyp], [rs]
+    else:
+        raise Skip(f"nltk adapter does not implement {metric}")
+    for i, r in enumerate(refs):
+        if not r:
+            raise Skip(f"references[{i}] is empty: nltk's closest_ref_length takes min() of no lengths")
+    return [tokens(h) for h in hyps], [[tokens(r) for r in rs] for rs in refs]
+
+
 class NLTK(Adapter):
     name = "nltk"
     # the exceptions its own code refuses an input with: ValueError and TypeError, and the asserts
@@ -135,18 +151,7 @@ class NLTK(Adapter):
         from nltk.translate import bleu_score as nb
 
         smoothing = getattr(nb.SmoothingFunction(**options["params"]), options["method"])
-        if metric == "bleu":
-            hyps, refs = bleu_inputs(inputs)
-        elif metric == "sentence_bleu":
-            hyp, rs = sentence_inputs(inputs)
-            hyps, refs = [hyp], [rs]
-        else:
-            raise Skip(f"nltk adapter does not implement {metric}")
-        for i, r in enumerate(refs):
-            if not r:
-                raise Skip(f"references[{i}] is empty: nltk's closest_ref_length takes min() of no lengths")
-        hyp_toks = [tokens(h) for h in hyps]
-        ref_toks = [[tokens(r) for r in rs] for rs in refs]
+        hyp_toks, ref_toks = _token_lists(metric, inputs)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # method0 warns on each zero precision
             try:
@@ -167,18 +172,7 @@ class NLTK(Adapter):
         """``sentence_bleu(references, hypothesis)`` and ``corpus_bleu(list_of_references,
         hypotheses)`` with the token lists and no weights, smoothing or auto_reweigh."""
         from nltk.translate import bleu_score as nb
-        if metric == "bleu":
-            hyps, refs = bleu_inputs(inputs)
-        elif metric == "sentence_bleu":
-            hyp, rs = sentence_inputs(inputs)
-            hyps, refs = [hyp], [rs]
-        else:
-            raise Skip(f"nltk adapter does not implement {metric}")
-        for i, r in enumerate(refs):
-            if not r:
-                raise Skip(f"references[{i}] is empty: nltk's closest_ref_length takes min() of no lengths")
-        hyp_toks = [tokens(h) for h in hyps]
-        ref_toks = [[tokens(r) for r in rs] for rs in refs]
+        hyp_toks, ref_toks = _token_lists(metric, inputs)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             if metric == "bleu":

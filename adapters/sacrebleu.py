@@ -220,17 +220,9 @@ class SacreBLEU(Adapter):
                 fn = sacrebleu.sentence_bleu if metric == "sentence_bleu" else sacrebleu.sentence_chrf
                 score = fn(hyp, list(refs))
             else:
-                hyps, refs = bleu_inputs(inputs)
-                if not hyps:
-                    raise Skip("sacrebleu cannot score an empty corpus")
-                for i, r in enumerate(refs):
-                    if not r:
-                        raise Skip(f"references[{i}] is empty: sacrebleu needs at least one reference per segment")
-                width = max(len(r) for r in refs)
-                if any(len(r) != width for r in refs) and self.in_versions(_V1) \
-                        and not self.in_versions(_NONE_REFS):
+                hyps, streams = _chrf.corpus_streams(inputs)
+                if any(None in s for s in streams) and self.in_versions(_V1) and not self.in_versions(_NONE_REFS):
                     raise Skip(f"sacrebleu {self.version()} needs the same number of references for every segment")
-                streams = [[r[j] if j < len(r) else None for r in refs] for j in range(width)]
                 fn = sacrebleu.corpus_bleu if metric == "bleu" else sacrebleu.corpus_chrf
                 score = fn(hyps, streams)
         finally:

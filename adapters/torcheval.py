@@ -39,7 +39,6 @@ Not mapped: ``multiclass_accuracy(k=...)`` (the top-k reading of score rows is j
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Mapping
 
 from conformance.protocol import Adapter, LibraryOutput, Skip
@@ -210,11 +209,8 @@ class TorchEval(Adapter):
             hyps, refs = segments(metric, inputs)
             return LibraryOutput(value=float(F.bleu_score(hyps, refs)))
         if metric == "perplexity":
-            from ._torchmetrics_text import perplexity_tensors
-            z, t, ignore = perplexity_tensors(inputs, "torcheval")
-            if ignore is not None:
-                raise Skip("texts of unequal length: a batch is padded with an ignore_index, an optional argument")
-            return LibraryOutput(value=float(F.perplexity(z, t)))
+            from ._torchmetrics_text import unpadded_tensors
+            return LibraryOutput(value=float(F.perplexity(*unpadded_tensors(inputs, "torcheval"))))
         fn = {"accuracy": F.multiclass_accuracy, "precision": F.multiclass_precision,
               "recall": F.multiclass_recall, "f1": F.multiclass_f1_score,
               "confusion_matrix": F.multiclass_confusion_matrix}.get(metric)
