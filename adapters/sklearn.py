@@ -376,6 +376,7 @@ class SKLearn(Adapter):
         f1 before 1.4: the zero_division value (1, or NaN) where P and R are both 0."""
         return {
             "adjusted-single-class-division": lambda metric, settings, inputs: float("-inf"),
+            "one-document-rows-refused": lambda metric, settings, inputs: "raised ValueError",
             "f1-zero-division-without-zero-denominator": lambda metric, settings, inputs: (
                 1.0 if settings.get("zero_division") == "one" else float("nan")),
         }
@@ -384,6 +385,7 @@ class SKLearn(Adapter):
         return {
             "empty-input-raises": _empty_input,
             "all-zero-weights-raise": _all_zero_weights,
+            "one-document-rows-refused": _one_document_rows,
             "no-declared-label-in-y-true": _no_declared_label_in_y_true,
             "adjusted-single-class-division": _adjusted_single_class,
             "f1-zero-division-without-zero-denominator": self._f1_zero_division,
@@ -454,6 +456,17 @@ def _all_zero_weights(metric, settings, inputs) -> bool:
     from fractions import Fraction
     ws = inputs.get("sample_weight")
     return bool(ws) and all(Fraction(str(w)) == 0 for w in ws)
+
+
+def _one_document_rows(metric, settings, inputs) -> bool:
+    """``ndcg_score`` raises "Computing NDCG is only meaningful when there is more than 1
+    document" (_ranking.py:2059-2063) and ``dcg_score``'s ``_check_dcg_target_type`` reads
+    a one-column y_true as 'binary' and raises "Only (...) formats are supported"
+    (_ranking.py:1763-1775); DCG and NDCG of a one-document ranking are defined (its own
+    ideal). Applies: score_dcg or score_ndcg, rows of one document."""
+    rows = inputs.get("y_true")
+    return metric in ("score_dcg", "score_ndcg") and bool(rows) and all(
+        hasattr(r, "__len__") and len(r) == 1 for r in rows)
 
 
 def _no_declared_label_in_y_true(metric, settings, inputs) -> bool:

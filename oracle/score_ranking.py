@@ -250,10 +250,10 @@ def _graded(inputs, allow_negative: bool):
         rt, rs = _listed(rt, f"y_true[{i}]"), _listed(rs, f"y_score[{i}]")
         if width is None:
             width = len(rt)
-            if width < 2:
-                raise InputError(f"y_true[{i}]: {width} items; a row ranks two or more (scikit-learn: 'Only "
-                                 "('multilabel-indicator', 'continuous-multioutput', 'multiclass-multioutput') "
-                                 "formats are supported')", item=f"y_true[{i}]")
+            if width < 1:
+                # a row of one document is a ranking like any other (Jarvelin and Kekalainen 2002:
+                # DCG of a list of any length; its ideal is itself); none is no ranking at all
+                raise InputError(f"y_true[{i}]: no documents; a row ranks one or more", item=f"y_true[{i}]")
         if len(rt) != width:
             raise InputError(f"y_true[{i}]: {len(rt)} grades, but y_true[0] has {width}", item=f"y_true[{i}]")
         if len(rs) != width:

@@ -334,6 +334,9 @@ def test_recorded_exact_values_match_the_hand_derivations():
     # (scikit-learn's own rule) scores 0; the library refuses the weights first
     assert by_id["sklearn-score_average_precision-0001"]["exact"] == "0"
     hand["sklearn-score_average_precision-0001"] = None
+    # one document of grade 3: DCG = 3 / log2(2) = 3, its own ideal: NDCG = 1 (both refused)
+    assert by_id["sklearn-score_dcg-0002"]["exact"] == "3" and by_id["sklearn-score_ndcg-0002"]["exact"] == "1"
+    hand.update({"sklearn-score_dcg-0002": None, "sklearn-score_ndcg-0002": None})
     for i, expected in hand.items():
         if expected is None:
             continue
@@ -362,6 +365,8 @@ CLEAN = {
                                                     "sample_weight": [0, 1, 2]}],
     ("all-zero-weights-raise", "score_average_precision"): [{"y_true": [1, 0, 1], "y_score": [0.9, 0.8, 0.1],
                                                              "sample_weight": [1, 2, 0]}],
+    # two documents in a row are enough
+    "one-document-rows-refused": [{"y_true": [[3, 0]], "y_score": [[0.2, 0.1]]}],
 }
 
 
