@@ -47,7 +47,7 @@ import string
 from collections import Counter
 from fractions import Fraction
 
-from .conventions import InputError, Knob, Metric, Result
+from .conventions import Knob, Metric, Result
 from .exact import Undefined
 from .input_checks import parallel_lists, string_lists, strings
 
@@ -124,14 +124,24 @@ def _check_inputs(inputs) -> tuple[list, list]:
 
 
 def gold_answers(golds: list, i: int, settings: dict) -> list[str]:
-    """The normalized golds an item is scored against (v2.0 filtering applied)."""
+    """The normalized golds an item is scored against (v2.0 filtering applied; under v1.1 an
+    empty list stays empty: the item's max over no gold answer has no value)."""
     norm = [normalize(g, settings["normalization"]) for g in golds]
     if settings["rule"] == "v2.0":
         norm = [g for g in norm if g] or [""]
-    elif not norm:
-        raise InputError(f"references[{i}]: no gold answers (rule v1.1 needs at least one; "
-                         f"rule v2.0 reads an empty list as unanswerable)", item=f"references[{i}]")
     return norm
+
+
+class _NoGold(Exception):
+    """An item with no gold answer under v1.1: the max over no answer is undefined (the
+    v1.1 script's max() of an empty sequence; every v1.1 question has answers)."""
+
+    def __init__(self, i: int):
+        self.i = i
+
+    def undefined(self) -> Undefined:
+        return Undefined(f"references[{self.i}]: no gold answers, and the max over none has no value "
+                         "(rule v1.1; rule v2.0 reads an empty list as unanswerable)")
 
 
 def _score_items(inputs, settings: dict, item_score):
@@ -139,6 +149,8 @@ def _score_items(inputs, settings: dict, item_score):
     scores, normalized = [], []
     for i, (pred, golds) in enumerate(zip(preds, refs)):
         gold_norm = gold_answers(golds, i, settings)
+        if not gold_norm:
+            raise _NoGold(i)
         if pred is None:
             normalized.append(None)
             scores.append(None if settings["missing"] == "skip" else Fraction(0))
@@ -160,7 +172,10 @@ def _f1_item(p: str, g: str, settings: dict) -> Fraction:
 def compute_exact_match(inputs, settings: dict) -> Result:
     """EM = (1/N) * sum_i max_g [norm(pred_i) == norm(g)] over the N items in
     the denominator (SQuAD exact_match_score / compute_exact)."""
-    scores, normalized = _score_items(inputs, settings, _em_item)
+    try:
+        scores, normalized = _score_items(inputs, settings, _em_item)
+    except _NoGold as e:
+        return Result(e.undefined(), stats={"matches": 0, "total": 0})
     counted = [s for s in scores if s is not None]
     matches = sum(1 for s in counted if s == 1)
     value = Fraction(matches, len(counted)) if counted else Undefined("no items to score")
@@ -172,7 +187,10 @@ def compute_exact_match(inputs, settings: dict) -> Result:
 def compute_squad_f1(inputs, settings: dict) -> Result:
     """F1 = (1/N) * sum_i max_g tokenF1(pred_i, g) over the N items in the
     denominator (SQuAD f1_score / compute_f1, see token_f1)."""
-    scores, normalized = _score_items(inputs, settings, _f1_item)
+    try:
+        scores, normalized = _score_items(inputs, settings, _f1_item)
+    except _NoGold as e:
+        return Result(e.undefined(), stats={"f1_sum": 0, "total": 0})
     counted = [s for s in scores if s is not None]
     f1_sum = sum(counted, Fraction(0))
     value = f1_sum / len(counted) if counted else Undefined("no items to score")

@@ -187,10 +187,13 @@ def test_bad_input_names_the_item(metric, label, inputs, where):
 
 
 @pytest.mark.parametrize("metric", ["exact_match", "squad_f1"])
-def test_empty_gold_list_needs_rule_v20(metric):
+def test_an_empty_gold_list_has_no_value_under_v11(metric):
+    """Item 1 has no gold: under v1.1 its score is the max over no gold answer, which has no
+    value (the v1.1 script's max() of an empty sequence): the mean is undefined, naming
+    references[1], not refused. Under v2.0 the gold is [''], which '' matches: (1 + 1)/2 = 1."""
     inputs = {"predictions": ["x", ""], "references": [["x"], []]}
-    with pytest.raises(InputError, match=r"references\[1\]"):
-        compute(metric, inputs, {"rule": "v1.1"})
+    v = compute(metric, inputs, {"rule": "v1.1"}).value
+    assert isinstance(v, Undefined) and "references[1]" in v.reason
     assert compute(metric, inputs, {"rule": "v2.0"}).value == 1
 
 
