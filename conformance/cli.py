@@ -16,7 +16,7 @@ import sys
 from conformance.engine.isolation import DEFAULT_MEMORY, DEFAULT_TIMEOUT, Limits
 from conformance.engine.resolve import builtin_adapters
 from conformance.reports.paths import STDOUT
-from conformance.reports.records import fixed_known
+from conformance.reports.records import changed_known, fixed_known
 from conformance.cli_common import (EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, UsageError, _case_from_args, _check_paths,
                                      _known_dir, _load_adapters, _progress_printer, _renamed_values_as_notices)
 from conformance.cli_explain import cmd_explain
@@ -82,7 +82,7 @@ def cmd_run(args) -> int:
         print("no tests ran: " + _why_nothing_ran(adapters, args.metric), file=sys.stderr)
         return EXIT_USAGE
     unexpected = [r for r in records if r.outcome in ("fail", "error")]
-    fixed = [r for r in records if fixed_known(r)]
+    fixed = [r for r in records if fixed_known(r) or changed_known(r)]
     if unexpected or (args.strict and fixed):
         return EXIT_UNEXPECTED
     return EXIT_OK

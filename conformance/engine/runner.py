@@ -141,8 +141,10 @@ def run_known_entry(adapter, entry, outside: bool = False, known: KnownIndex | N
         r.explanation = r.explanation or entry.explanation
         if not _same_exact(v.exact, entry.exact):
             r.outcome, r.message = "fail", f"the oracle's value changed: recorded {entry.exact}, now {v.exact}"
-        elif repr(v.library_value) != repr(entry.library_value) and not _same_float(v.library_value, entry.library_value):
-            r.message = f"still failing, but the library now returns {v.library_value!r} (recorded {entry.library_value!r})"
+        elif _library_value_changed(v.library_value, entry.library_value):
+            r.verdicts = {**(r.verdicts or {}), "library_value": "changed"}
+            r.message = (f"still failing, but the library now returns {v.library_value!r} (recorded "
+                         f"{entry.library_value!r}): record it again (unexpected under --strict)")
     elif v.status in ("agree", "refuses"):
         r.outcome = "pass"
         r.message = f"known failure {entry.id} now passes: remove it from the known-failure list"
@@ -182,6 +184,14 @@ def _outside_range(r: Record, v, entry, adapter, known, settings) -> Record:
         r.message = r.message or where
     r.explanation = r.explanation or ("" if r.outcome == "pass" else entry.explanation)
     return r
+
+
+def _library_value_changed(now, recorded) -> bool:
+    """Whether a replay's library value differs from the recorded one (a temporary file's
+    name is any temporary file's; NaN is NaN)."""
+    if isinstance(now, str) and isinstance(recorded, str):
+        now, recorded = without_temp_names(now), without_temp_names(recorded)
+    return repr(now) != repr(recorded) and not _same_float(now, recorded)
 
 
 def _same_exact(a: str, b: str) -> bool:

@@ -126,6 +126,12 @@ def shorten(text: str, n: int = 80) -> str:
     return text if len(text) <= n else text[:n - 3] + "..."
 
 
+def changed_known(r) -> bool:
+    """A known failure whose replay still fails, with another library value than the recorded
+    one: under --strict as unexpected as a fixed one (the entry no longer says what happens)."""
+    return r.kind == "known" and r.outcome == "known-failure" and (r.verdicts or {}).get("library_value") == "changed"
+
+
 def fixed_known(r) -> bool:
     """A known failure whose replay now passes (fixed): not an entry recorded for other
     releases, whose replay passing means the defect is absent, as recorded."""

@@ -1,0 +1,51 @@
+"""A known-failure replay whose library value differs from the recorded one is a visible change,
+and unexpected under --strict (issue: "a known failure never hides anything else"): the entry
+no longer says what the library does."""
+import dataclasses
+
+import pytest
+
+from conformance.engine.known import KnownIndex, load_known
+from conformance.engine.runner import run_known_entry
+from conformance.reports.records import changed_known, fixed_known
+
+
+@pytest.fixture
+def sk():
+    pytest.importorskip("sklearn")
+    from conformance.engine.resolve import resolve_adapter
+    a = resolve_adapter("sklearn")
+    return a, load_known("sklearn")
+
+
+def _entry(entries, eid):
+    return next(e for e in entries if e.id == eid)
+
+
+def test_a_replay_that_fails_as_recorded_is_no_change(sk):
+    a, entries = sk
+    e = _entry(entries, "sklearn-score_ndcg-0002")     # one document: scikit-learn raises ValueError
+    r = run_known_entry(a, e, known=KnownIndex(a, entries))
+    assert r.outcome == "known-failure"
+    assert not changed_known(r) and not fixed_known(r)
+
+
+def test_a_replay_with_another_library_value_is_a_change(sk):
+    a, entries = sk
+    e = dataclasses.replace(_entry(entries, "sklearn-score_ndcg-0002"),
+                            library_value="raised ValueError: some other message")
+    r = run_known_entry(a, e, known=KnownIndex(a, entries))
+    assert r.outcome == "known-failure"            # it still fails ...
+    assert changed_known(r)                         # ... but not as recorded: unexpected under --strict
+    assert "record it again" in r.message and "some other message" in r.message
+
+
+def test_temporary_file_names_are_no_change():
+    from conformance.engine.runner import _library_value_changed
+    from conformance.reports.records import without_temp_names
+    import tempfile
+    a = f"raised CalledProcessError: Command '['perl', '{tempfile.gettempdir()}/tmpab12cd34']'"
+    b = without_temp_names(f"raised CalledProcessError: Command '['perl', '{tempfile.gettempdir()}/tmpzz99yy88']'")
+    assert not _library_value_changed(a, b)
+    assert _library_value_changed(0.0, "raised RuntimeError: x")
+    assert not _library_value_changed(float("nan"), "nan")
