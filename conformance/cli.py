@@ -1,7 +1,8 @@
 """The ``metric-conformance`` command.
 
 Exit status: 0 when nothing unexpected happened; 1 when a test failed or
-errored (or, with --strict, a known failure started passing), or `check`
+errored (or, with --strict, a known failure started passing or fails with another
+library value than the recorded one), or `check`
 found problems; 2 for usage and configuration errors.
 """
 from __future__ import annotations
@@ -329,7 +330,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--junit", help="also write a JUnit XML report")
     r.add_argument("--html", help="also write the conformance matrix as one static HTML page")
     r.add_argument("--jobs", type=int, default=0, help="processes (default: all cores)")
-    r.add_argument("--strict", action="store_true", help="a known failure that passes is unexpected")
+    r.add_argument("--strict", action="store_true", help="a known failure that passes, or fails with another library value than "
+                   "the recorded one, is unexpected")
     r.add_argument("--track", help="print only what changed since this stored JSONL report")
     r.add_argument("--cases", action="append", help="case files (default: all golden files)")
     r.add_argument("--verbose", action="store_true", help="print known failures in full")
