@@ -41,11 +41,11 @@ def test_a_replay_with_another_library_value_is_a_change(sk):
 
 
 def test_temporary_file_names_are_no_change():
-    from conformance.engine.runner import _library_value_changed
-    from conformance.reports.records import without_temp_names
     import tempfile
+    from conformance.reports.records import same_library_value, without_temp_names
     a = f"raised CalledProcessError: Command '['perl', '{tempfile.gettempdir()}/tmpab12cd34']'"
     b = without_temp_names(f"raised CalledProcessError: Command '['perl', '{tempfile.gettempdir()}/tmpzz99yy88']'")
-    assert not _library_value_changed(a, b)
-    assert _library_value_changed(0.0, "raised RuntimeError: x")
-    assert not _library_value_changed(float("nan"), "nan")
+    assert same_library_value(a, b)
+    assert not same_library_value(0.0, "raised RuntimeError: x")
+    assert same_library_value(float("nan"), "nan")
+    assert same_library_value({"0": [1.0, float("nan")]}, {0: [1, float("nan")]})

@@ -19,7 +19,7 @@ from conformance.engine.explain import describe, explain
 from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal
 from conformance.engine.judge import Verdict, judge
 from conformance.protocol import Skip, Unsupported, bare
-from conformance.reports.records import Record, shorten, without_temp_names
+from conformance.reports.records import Record, same_library_value, shorten
 
 # judge statuses where the library answered (a value, or an exception of its own)
 _ANSWERED = ("agree", "disagree", "error")
@@ -68,7 +68,7 @@ def run_default_call(adapter, metric: str, cases: list, known=None) -> Record:
         elif v.status == "oracle-error":
             # the declared default profile refuses this input: so must the bare call
             said = _answer(adapter, configured, case.inputs)
-            if said[0] in ("skipped",):
+            if said[0] == "skipped":
                 skips.setdefault(said[1], []).append(case.id)
             elif said[0] == "raised":
                 judged += 1
@@ -86,7 +86,7 @@ def run_default_call(adapter, metric: str, cases: list, known=None) -> Record:
         else:
             judged += 1
             w = judge(adapter, metric, own, case.inputs, explain_it=False, texts_when_agreeing=False)
-            if w.status == v.status and _same(w.library_value, v.library_value):
+            if w.status == v.status and same_library_value(w.library_value, v.library_value):
                 same += 1   # the configured call answers the same: not a matter of defaults
                 continue
             kf = known.recognise(computed, settings, case.inputs, [], library_value=v.library_value,
@@ -171,17 +171,3 @@ def _answer(adapter, configured, inputs) -> tuple:
         return ("died", not_a_refusal(e))
     except Exception as e:
         return ("raised", f"{type(e).__name__}: {e}")
-
-
-def _same(a, b) -> bool:
-    """Two library values are the same answer (NaN is NaN; a temporary file's name is any
-    temporary file's: a tool run on temporary files names new ones on every call)."""
-    if isinstance(a, str) and isinstance(b, str):
-        a, b = without_temp_names(a), without_temp_names(b)
-    if a == b:
-        return True
-    try:
-        x, y = float(a), float(b)
-    except (TypeError, ValueError):
-        return False
-    return x != x and y != y

@@ -2,9 +2,8 @@
 
 A property whose walk meets a failure no known-failure entry predicts runs hypothesis's
 whole search: generation up to that example, then shrinking it to a minimal one. The
-walk is replayed from the store (``conformance.engine.draws``), the shrinking is not: a
-whole run's 150 failing properties took 40 s of work on every run, with or without the
-store. Both the search and its shrinking are fixed by the code, hypothesis's version and
+walk is replayed within a run (``conformance.engine.draws``, in memory), the shrinking is
+not: a whole run's 150 failing properties took 40 s of work on every run. Both the search and its shrinking are fixed by the code, hypothesis's version and
 the library's answers, so what they ended on is kept, as a divergence search's shrunk
 input is (``conformance.engine.store``, kind ``finding``; and shipped with the adapters
 as witnesses, ``conformance.engine.witnesses``, written by ``metric-conformance

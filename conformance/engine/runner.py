@@ -21,7 +21,7 @@ from conformance.engine.known import KnownIndex, load_known
 from conformance.engine.plans import plan_for
 from conformance.engine.properties import property_names, run_property
 from conformance.protocol import profile_overrides
-from conformance.reports.records import Record, reproduce_command, without_temp_names
+from conformance.reports.records import Record, reproduce_command, same_library_value, without_temp_names
 
 
 def _non_default(metric: str, settings: dict) -> dict:
@@ -141,7 +141,7 @@ def run_known_entry(adapter, entry, outside: bool = False, known: KnownIndex | N
         r.explanation = r.explanation or entry.explanation
         if not _same_exact(v.exact, entry.exact):
             r.outcome, r.message = "fail", f"the oracle's value changed: recorded {entry.exact}, now {v.exact}"
-        elif _library_value_changed(v.library_value, entry.library_value):
+        elif not same_library_value(v.library_value, entry.library_value):
             r.verdicts = {**(r.verdicts or {}), "library_value": "changed"}
             r.message = (f"still failing, but the library now returns {v.library_value!r} (recorded "
                          f"{entry.library_value!r}): record it again (unexpected under --strict)")
@@ -171,7 +171,7 @@ def _outside_range(r: Record, v, entry, adapter, known, settings) -> Record:
     elif v.status in ("agree", "refuses"):
         r.outcome = "pass"
         r.message = f"{where}, which agrees with the oracle here: the defect is absent, as recorded"
-    elif disagrees and _same_float(v.library_value, entry.library_value):
+    elif disagrees and same_library_value(v.library_value, entry.library_value):
         r.outcome = "fail"
         r.message = (f"{where}, and it fails the recorded way here too: widen the entry's versions "
                      f"(library {v.library_value!r})")
@@ -186,14 +186,6 @@ def _outside_range(r: Record, v, entry, adapter, known, settings) -> Record:
     return r
 
 
-def _library_value_changed(now, recorded) -> bool:
-    """Whether a replay's library value differs from the recorded one (a temporary file's
-    name is any temporary file's; NaN is NaN)."""
-    if isinstance(now, str) and isinstance(recorded, str):
-        now, recorded = without_temp_names(now), without_temp_names(recorded)
-    return repr(now) != repr(recorded) and not _same_float(now, recorded)
-
-
 def _same_exact(a: str, b: str) -> bool:
     from conformance.engine.cases import parse_expected
     from oracle.certified import same_value
@@ -201,20 +193,6 @@ def _same_exact(a: str, b: str) -> bool:
         return same_value(parse_expected(a), parse_expected(b))
     except (ValueError, TypeError):
         return a == b
-
-
-def _same_float(a, b) -> bool:
-    """Equal library values (NaN equals NaN here: it is the same recorded behaviour)."""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same_float(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return set(map(str, a)) == set(map(str, b)) and all(
-            _same_float(a[k], {str(kk): v for kk, v in b.items()}[str(k)]) for k in a)
-    try:
-        x, y = float(a), float(b)
-    except (TypeError, ValueError):
-        return a == b
-    return x == y or (x != x and y != y)
 
 
 @dataclass(frozen=True)
