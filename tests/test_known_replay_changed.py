@@ -42,10 +42,13 @@ def test_a_replay_with_another_library_value_is_a_change(sk):
 
 def test_temporary_file_names_are_no_change():
     import tempfile
-    from conformance.reports.records import same_library_value, without_temp_names
+    from conformance.engine.known import same_library_value
+    from conformance.reports.records import without_temp_names
     a = f"raised CalledProcessError: Command '['perl', '{tempfile.gettempdir()}/tmpab12cd34']'"
     b = without_temp_names(f"raised CalledProcessError: Command '['perl', '{tempfile.gettempdir()}/tmpzz99yy88']'")
-    assert same_library_value(a, b)
-    assert not same_library_value(0.0, "raised RuntimeError: x")
-    assert same_library_value(float("nan"), "nan")
-    assert same_library_value({"0": [1.0, float("nan")]}, {0: [1, float("nan")]})
+    assert same_library_value(a, b, raise_text=True)
+    assert not same_library_value("raised ValueError: a", "raised ValueError: b", raise_text=True)
+    assert same_library_value("raised ValueError: a", "raised ValueError: b")   # by type
+    assert not same_library_value(0.0, "raised RuntimeError: x", raise_text=True)
+    assert same_library_value(float("nan"), "nan", raise_text=True)
+    assert same_library_value({"0": [1.0, float("nan")]}, {0: [1, float("nan")]}, raise_text=True)

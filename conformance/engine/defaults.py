@@ -19,7 +19,8 @@ from conformance.engine.explain import describe, explain
 from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal
 from conformance.engine.judge import Verdict, judge
 from conformance.protocol import Skip, Unsupported, bare
-from conformance.reports.records import Record, same_library_value, shorten
+from conformance.engine.known import same_library_value
+from conformance.reports.records import Record, shorten
 
 # judge statuses where the library answered (a value, or an exception of its own)
 _ANSWERED = ("agree", "disagree", "error")
@@ -86,7 +87,7 @@ def run_default_call(adapter, metric: str, cases: list, known=None) -> Record:
         else:
             judged += 1
             w = judge(adapter, metric, own, case.inputs, explain_it=False, texts_when_agreeing=False)
-            if w.status == v.status and same_library_value(w.library_value, v.library_value):
+            if w.status == v.status and same_library_value(w.library_value, v.library_value, raise_text=True):
                 same += 1   # the configured call answers the same: not a matter of defaults
                 continue
             kf = known.recognise(computed, settings, case.inputs, [], library_value=v.library_value,

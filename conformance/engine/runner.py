@@ -17,11 +17,11 @@ from conformance.engine.judge import judge_case
 from conformance.engine.divergence import reported_knobs, run_divergences
 from conformance.engine.ties import admissible_knobs
 from conformance.engine.isolation import LibraryDied, Limits, isolated
-from conformance.engine.known import KnownIndex, load_known
+from conformance.engine.known import KnownIndex, load_known, same_library_value
 from conformance.engine.plans import plan_for
 from conformance.engine.properties import property_names, run_property
 from conformance.protocol import profile_overrides
-from conformance.reports.records import Record, reproduce_command, same_library_value, without_temp_names
+from conformance.reports.records import Record, reproduce_command, without_temp_names
 
 
 def _non_default(metric: str, settings: dict) -> dict:
@@ -141,7 +141,7 @@ def run_known_entry(adapter, entry, outside: bool = False, known: KnownIndex | N
         r.explanation = r.explanation or entry.explanation
         if not _same_exact(v.exact, entry.exact):
             r.outcome, r.message = "fail", f"the oracle's value changed: recorded {entry.exact}, now {v.exact}"
-        elif not same_library_value(v.library_value, entry.library_value):
+        elif not same_library_value(v.library_value, entry.library_value, raise_text=True):
             r.verdicts = {**(r.verdicts or {}), "library_value": "changed"}
             r.message = (f"still failing, but the library now returns {v.library_value!r} (recorded "
                          f"{entry.library_value!r}): record it again (unexpected under --strict)")
@@ -171,7 +171,7 @@ def _outside_range(r: Record, v, entry, adapter, known, settings) -> Record:
     elif v.status in ("agree", "refuses"):
         r.outcome = "pass"
         r.message = f"{where}, which agrees with the oracle here: the defect is absent, as recorded"
-    elif disagrees and same_library_value(v.library_value, entry.library_value):
+    elif disagrees and same_library_value(v.library_value, entry.library_value, raise_text=True):
         r.outcome = "fail"
         r.message = (f"{where}, and it fails the recorded way here too: widen the entry's versions "
                      f"(library {v.library_value!r})")

@@ -121,26 +121,6 @@ def without_temp_names(text: str) -> str:
     return _TEMP_NAME.sub("<temp file>", text)
 
 
-def same_library_value(a, b) -> bool:
-    """Two library values are the same answer: equal, or equal as floats (NaN is NaN: the
-    same behaviour), element by element in lists and dicts; a temporary file's name is any
-    temporary file's (a tool run on temporary files names new ones on every call)."""
-    if isinstance(a, str) and isinstance(b, str):
-        a, b = without_temp_names(a), without_temp_names(b)
-    if repr(a) == repr(b):
-        return True
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same_library_value(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        by_text = {str(k): v for k, v in b.items()}
-        return set(map(str, a)) == set(by_text) and all(same_library_value(a[k], by_text[str(k)]) for k in a)
-    try:
-        x, y = float(a), float(b)
-    except (TypeError, ValueError):
-        return a == b
-    return x == y or (x != x and y != y)
-
-
 def shorten(text: str, n: int = 80) -> str:
     """``text`` cut to ``n`` characters with an ellipsis."""
     return text if len(text) <= n else text[:n - 3] + "..."
