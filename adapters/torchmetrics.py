@@ -101,7 +101,8 @@ class TorchMetrics(Adapter):
                 "predicted-only-class-counts-zero": _classes.predicted_only_class,
                 "negative-gain-in-ideal": _retrieval.has_negative_grade,
                 "first-closest-reference": _first_closest_differs,
-                "float32-softmax-underflow": _text.float32_softmax_underflow}
+                "float32-softmax-underflow": _text.float32_softmax_underflow,
+                "empty-tokens-f1-equality": _empty_tokens_f1_differs}
 
     def defect_models(self) -> dict:
         return {"max-length-as-hits": _max_length_model,
@@ -114,7 +115,8 @@ class TorchMetrics(Adapter):
                 "predicted-only-class-counts-zero": _classes.predicted_only_class_model,
                 "negative-gain-in-ideal": _retrieval.negative_ideal_model,
                 "first-closest-reference": _first_closest_model,
-                "float32-softmax-underflow": lambda metric, settings, inputs: float("inf")}
+                "float32-softmax-underflow": lambda metric, settings, inputs: float("inf"),
+                "empty-tokens-f1-equality": _empty_tokens_f1_model}
 
 
 _THREADS_SET_IN: list = []
@@ -231,5 +233,29 @@ def _first_closest_differs(metric, settings, inputs) -> bool:
     try:
         return compute(metric, inputs, {**settings, "ref_length": "closest-first"}).value != \
             compute(metric, inputs, dict(settings)).value
+    except Exception:
+        return False
+
+
+def _empty_tokens_f1_model(metric, settings, inputs):
+    """The library's SQuAD F1: the golds as given (the v1.1 script's, the profile's rule) and,
+    where a side normalizes to no token, int(pred_tokens == gold_tokens) (the v2.0 script's
+    compute_f1; torchmetrics/functional/text/squad.py _compute_f1_score)."""
+    from fractions import Fraction
+    from oracle.qa import _score_items, token_f1
+    scores, _ = _score_items(inputs, {**settings, "rule": "v1.1"},
+                             lambda p, g, s: token_f1(p.split(), g.split(), "v2.0"))
+    counted = [x for x in scores if x is not None]
+    return sum(counted, Fraction(0)) / len(counted) if counted else None
+
+
+def _empty_tokens_f1_differs(metric, settings, inputs) -> bool:
+    """Applies: SQuAD F1 under rule=v1.1 where the library's F1 of an answer without tokens
+    gives another value than the v1.1 script's."""
+    if metric != "squad_f1" or settings.get("rule") != "v1.1":
+        return False
+    from oracle.registry import compute
+    try:
+        return _empty_tokens_f1_model(metric, settings, inputs) != compute(metric, inputs, dict(settings)).value
     except Exception:
         return False

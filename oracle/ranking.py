@@ -430,9 +430,12 @@ _INPUTS = {"qrels": "{query: {document: integer grade}}",
 
 
 def query_set_inert(knob: str, a: str, b: str, settings) -> str | None:
-    """The query-set knobs that another one makes irrelevant: under queries=run or both every
-    averaged query is in the run, so ``missing`` cannot matter; under missing=skip the queries
-    the run lacks are left out, so queries=qrels and queries=both average the same set."""
+    """The knobs that another one makes irrelevant: under queries=run or both every averaged
+    query is in the run, so ``missing`` cannot matter; under missing=skip the queries the run
+    lacks are left out, so queries=qrels and queries=both average the same set; under
+    relevant_count=ranked the ideal ranking of the judged documents is that of the retrieved
+    ones (unless negative=ideal puts the retrieved zeros above the negatives); under
+    threshold_gains=no a negative grade gives no gain."""
     if knob == "missing" and settings.get("queries") in ("run", "both", "equal"):
         return f"queries={settings['queries']}: every averaged query is in the run"
     if knob == "queries" and {a, b} == {"qrels", "both"} and settings.get("missing") == "skip" \
@@ -440,6 +443,14 @@ def query_set_inert(knob: str, a: str, b: str, settings) -> str | None:
         # (no_relevant=error refuses a judged query without relevant documents before missing=skip
         # leaves it out: under queries=qrels such a query absent from the run is refused)
         return "missing=skip: the judged queries absent from the run are left out either way"
+    if knob == "ideal" and settings.get("relevant_count") == "ranked" and settings.get("negative") != "ideal":
+        return ("relevant_count=ranked: only the judgements of ranked documents count, so the judged documents "
+                "are retrieved ones and both ideals hold the same positive gains")
+    if knob == "empty_judgments" and settings.get("queries") == "run":
+        return ("queries=run: a run query judged with {} and one absent from the qrels are both queries without "
+                "judged documents")
+    if knob == "negative" and settings.get("threshold_gains") == "no":
+        return "threshold_gains=no: a negative grade is below every threshold and gives no gain either way"
     return None
 
 

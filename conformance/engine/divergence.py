@@ -121,6 +121,18 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
         if not (isinstance(a, tuple) and isinstance(b, tuple)) and differs(a, b) \
                 and (follows is None or follows(x, a, b)):
             return x
+    # the separators declared with the knobs (``oracle.separators``), smallest first, each with
+    # its variants (numeric query ids, for a tool that reads them as numbers)
+    for x in declared_separators(metric, ours, theirs):
+        try:
+            a, b = exact_value(metric, x, ours), exact_value(metric, x, theirs)
+        except Exception:
+            continue
+        if not (isinstance(a, tuple) and isinstance(b, tuple)) and differs(a, b):
+            if seen is not None:
+                seen["separated"] = True
+            if follows is None or follows(x, a, b):
+                return x
     strategy = plan.inputs(strategy_settings or ours)
     hs = search_settings(max(examples, 1) * 3)
     # a search in which no input separated the two settings finds none under any library
@@ -165,6 +177,41 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
     if len(found) < 4:
         found.append(x)
     return x
+
+
+def _declared_followed(metric: str, ours: dict, theirs: dict, follows):
+    """(the first declared separator of ``ours`` and ``theirs`` on which the library, asked
+    by ``follows``, follows ``ours``, or None; the first that separates them, or None)."""
+    apart = None
+    for y in declared_separators(metric, ours, theirs):
+        a, b = exact_value(metric, y, ours), exact_value(metric, y, theirs)
+        if not (isinstance(a, tuple) and isinstance(b, tuple)) and differs(a, b):
+            apart = y if apart is None else apart
+            if follows is not None and follows(y, a, b):
+                return y, apart
+    return None, apart
+
+
+def declared_separators(metric: str, ours: dict, theirs: dict) -> list:
+    """The inputs ``oracle.separators`` declares for the knobs on which ``ours`` and
+    ``theirs`` differ (smallest first), then the family's other probes (a separator found
+    under the default setting of the other knobs may not separate under a library's
+    profile, another probe may), each followed by its variants."""
+    import json
+    from oracle.separators import probes, separators, variants
+    first, keys = [], set()
+    for k in ours:
+        if ours[k] != theirs.get(k):
+            first += [x for _, x, _ctx in separators(metric, k, ours[k], theirs[k])]
+    first.sort(key=lambda x: len(json.dumps(x)))
+    out = []
+    for x in first + [x for _, x in probes(metric)]:
+        for v in variants(metric, x):
+            key = json.dumps(v, sort_keys=True)
+            if key not in keys:
+                keys.add(key)
+                out.append(v)
+    return out
 
 
 def _find(strategy, condition, hs):
@@ -224,10 +271,40 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
         # when some of them separated the settings)
         x = separating_input(metric, prof, canon, examples)
     searched = not inert
+    unfollowed, alternatives = None, []
     if x is None:
         # the knob may matter only at other values of a knob the library lets its user set
         # (a cutoff, a relevance threshold): try those, one knob at a time
-        for i, (other, value) in enumerate(itertools.islice(_settable_alternatives(adapter, metric, prof, knob), 12)):
+        # first the declared separators at every such setting (no search: cheap), then searches
+        # at the first twelve
+        alternatives = list(_settable_alternatives(adapter, metric, prof, knob))
+        for other, value in alternatives + _named_contexts(adapter, metric, prof, knob):
+            change = dict(value) if isinstance(value, tuple) else {other: value}
+            try:
+                p2, c2 = m.settings({**prof, **change}), m.settings({**canon, **change})
+            except ConventionError:
+                continue
+            if isinstance(value, tuple) and adapter.supports(metric, p2) is not None:
+                continue
+            if m.inert(knob, canonical, library, p2):
+                continue
+            searched = True
+            f2 = _follower(adapter, metric, p2)
+            x, apart = _declared_followed(metric, p2, c2, f2)
+            where = " ".join(f"{k}={v}" for k, v in change.items())
+            hidden = " ".join(f"{k}={adapter.profile(metric)[k]}" for k in change)
+            if x is None and apart is not None and unfollowed is None:
+                # a declared separator there, on which the library does not follow its profile:
+                # shown (a known failure or a failure) if no setting gives one it follows
+                unfollowed = (apart, p2, c2, where, hidden)
+            if x is not None:
+                prof, canon = p2, c2
+                r.message = f"at {where} (the profile's {hidden} hides it)"
+                r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
+                r.case_signature, r.adapter_signature = m.signature(canon), m.signature(prof)
+                break
+    if x is None:
+        for i, (other, value) in enumerate(alternatives[:12]):
             try:
                 p2, c2 = m.settings({**prof, other: value}), m.settings({**canon, other: value})
             except ConventionError:
@@ -245,6 +322,12 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
                 r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
                 r.case_signature, r.adapter_signature = m.signature(canon), m.signature(prof)
                 break
+        if x is None and unfollowed is not None:
+            x, prof, canon, where, hidden = unfollowed
+            r.message = (f"at {where} (the profile's {hidden} makes the two values equal on every input), where the "
+                         f"library does not follow its profile")
+            r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
+            r.case_signature, r.adapter_signature = m.signature(canon), m.signature(prof)
     r.seconds = time.perf_counter() - t0
     if x is None and not searched:
         r.outcome = "not-applicable"
@@ -252,9 +335,16 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
                      f"profile and at every setting the library offers: {inert}")
         return r
     if x is None:
+        from oracle.separators import never
+        proof = never(metric, knob, canonical, library)
+        if proof:
+            r.outcome = "not-applicable"
+            r.message = f"{knob}={library} and {knob}={canonical} never differ on {metric}: {proof}"
+            return r
         r.outcome = "skipped"
-        r.message = (f"no generated input separates {knob}={library} from {knob}={canonical} "
-                     f"({max(examples, 1) * 3} tried): the strategies do not reach this knob's effect")
+        r.message = (f"no input separates {knob}={library} from {knob}={canonical} where the library follows its "
+                     f"profile or takes the input: neither the declared separators (oracle.separators) nor "
+                     f"{max(examples, 1) * 3} generated inputs")
         return r
     r.inputs = x
     ours, theirs = exact_value(metric, x, prof), exact_value(metric, x, canon)
@@ -350,6 +440,18 @@ def _settable_alternatives(adapter, metric: str, prof: dict, knob: str):
                 continue
             if adapter.supports(metric, trial) is None:
                 yield k.name, v
+
+
+def _named_contexts(adapter, metric: str, prof: dict, knob: str) -> list[tuple[str, tuple]]:
+    """The settings of other knobs under which ``oracle.separators`` says ``knob`` matters
+    (``smoothing_value`` under a smoothing that reads it), as ("", ((knob, value), ...)),
+    where they are not the profile's."""
+    from oracle.separators import named_contexts
+    out = []
+    for ctx in named_contexts(metric, knob):
+        if any(prof.get(k) != v for k, v in ctx.items()):
+            out.append(("", tuple(sorted(ctx.items()))))
+    return out
 
 
 def _agrees(value, exact, tol) -> bool:
