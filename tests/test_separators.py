@@ -84,3 +84,12 @@ def test_divergence_tries_the_declared_separators_first():
     x = separating_input("reciprocal_rank", ours, theirs, examples=1)
     declared = [v for _, p in probes("reciprocal_rank") for v in variants("reciprocal_rank", p)]
     assert x in declared
+
+
+def test_a_refusal_kind_is_read_without_the_items_it_names():
+    from conformance.engine.known import _refusal_kind
+    a = "error(InputError: y_true[5]: label 1002 is not among the declared labels [0, 1, 2] (outside=drop))"
+    b = "error(InputError: y_true[0]: label 'x' is not among the declared labels ['a', 'b'] (outside=drop))"
+    c = "error(InputError: y_pred: 2 items but y_true has 3)"
+    assert _refusal_kind(a) == _refusal_kind(b)
+    assert _refusal_kind(a) != _refusal_kind(c)

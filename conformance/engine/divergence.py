@@ -376,10 +376,12 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
                          f"{shorten(r.exact)} here, where {other} gives {shorten(r.case_exact)}")
         return r
     kf = known.recognise(metric, prof, x, None, library_value=value)
+    if kf is None and isinstance(ours, tuple):   # the profile refuses the input, the library gave a value
+        kf = known.accepted_refusal(metric, prof, value_text(ours), value)
     if kf:
         r.outcome, r.known_failure, r.known_title = "known-failure", kf.id, kf.title
-        r.explanation = (f"no generated input separates the two settings where the library follows its profile; "
-                         f"on the smallest one it shows known failure {kf.id}")
+        r.explanation = (f"no declared or generated input separates the two settings where the library follows "
+                         f"its profile; on the first that separates them it shows known failure {kf.id}")
     elif _agrees(value, theirs, tol):
         r.outcome = "fail"
         r.explanation = (f"the profile declares {knob}={library}, but the library gives the canonical "

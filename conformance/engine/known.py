@@ -283,6 +283,22 @@ class KnownIndex:
                 return e
         return None
 
+    def accepted_refusal(self, metric: str, settings: Mapping, refusal: str, library_value) -> KnownFailure | None:
+        """The entry recording that the library returns a value where the spec refuses an
+        input of the same kind: an ``invalid:`` property's entry under these settings whose
+        refusal reads as ``refusal`` with its numbers, quoted texts and bracketed lists left
+        out ("y_true[0]: label 0 is not among the declared labels [1, 2]"), while its own
+        replay still fails as recorded. Any value on another input of that kind is the same
+        defect (a raise is not: it is no value)."""
+        if library_value is _MISSING or _raised_type(library_value) or not isinstance(refusal, str):
+            return None
+        for e in self.entries:
+            if e.metric == metric and (e.property or "").startswith("invalid:") and str(e.exact).startswith("error(") \
+                    and _refusal_kind(e.exact) == _refusal_kind(refusal) and self._settings_of(e) == dict(settings) \
+                    and self.still_fails_as_recorded(e):
+                return e
+        return None
+
     def recognise(self, metric: str, settings: Mapping, inputs: Mapping,
                   reproducing: list[dict] | None, check=None, library_value=_MISSING,
                   status: str | None = None, stored: bool = True, prop: str | None = None) -> KnownFailure | None:
@@ -327,6 +343,14 @@ class KnownIndex:
                         and self.still_fails_as_recorded(e):
                     return e
         return None
+
+
+def _refusal_kind(text: str) -> str:
+    """A refusal's words without the items it names: numbers, quoted texts and bracketed
+    lists removed."""
+    import re
+    t = re.sub(r"\[[^\]]*\]|'[^']*'|\"[^\"]*\"|-?\d+(\.\d+)?", "", str(text))
+    return " ".join(t.split())
 
 
 def _close(library_value, predicted, adapter, metric) -> bool:
