@@ -65,14 +65,15 @@ class _Shared:
         return lo, hi
 
     def exp_bounds(self, e: Fraction, prec: int) -> tuple[Fraction, Fraction]:
-        """Rational bounds of exp(e) with relative width about 2**-prec; where exp(e) lies
-        below 2**-(prec + 64), the bounds (0, 2**-(prec + 64)): a penalty that small is below
-        the sum's resolution at this precision, and its exact bounds would be fractions of
-        about -e/ln 2 bits (a sigma of 1/1000 and a length difference of 10 words: e = -5e7,
-        72 million bits), which a caller asking for more bits gets once it asks for them."""
+        """Rational bounds of exp(e) with relative width about 2**-prec (exp(-500000) too: a
+        value that small is still certified). Where e < -2**22 (exp(e) below 2**-6,000,000)
+        and exp(e) lies below 2**-(prec + 64), the bounds (0, 2**-(prec + 64)): exact bounds
+        would be fractions of about -e/ln 2 bits (a sigma of 1/1000 and a length difference
+        of 10 words: e = -5e7, 72 million bits, minutes of arithmetic), and such a value is
+        far below what certification can reach in any case (it raises, it does not stall)."""
         key = (e, prec)
         got = self._exp_at.get(key)
-        if got is None and e < -(prec + 64) * Fraction(7, 10):   # ln 2 > 7/10
+        if got is None and e < -(1 << 22) and e < -(prec + 64) * Fraction(7, 10):   # ln 2 > 7/10
             got = self._exp_at[key] = (Fraction(0), Fraction(1, 1 << (prec + 64)))
         if got is None:
             from mpmath import iv, libmp
