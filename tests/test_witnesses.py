@@ -55,7 +55,9 @@ def test_the_shipped_witnesses_are_well_formed():
                 assert identity[0] == p.stem and identity[2] == metric
             assert witnesses.plain(w["input"])
             seen += 1
-    assert seen >= 50 and findings_seen >= 50
+    # most divergences are shown on a declared separator (oracle.separators) and need no
+    # search, so no witness: 28 separating witnesses remain (281 before the separators)
+    assert seen >= 20 and findings_seen >= 50
 
 
 def test_every_shipped_witness_separates_its_two_settings_under_the_oracle():
