@@ -179,6 +179,16 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
     return x
 
 
+def _moved(r: Record, m, prof: dict, canon: dict, message: str) -> tuple[dict, dict]:
+    """The record set to show the divergence at another setting (``prof`` the library's,
+    ``canon`` the same with the knob canonical): its message, conventions and signatures;
+    returns (prof, canon)."""
+    r.message = message
+    r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
+    r.case_signature, r.adapter_signature = m.signature(canon), m.signature(prof)
+    return prof, canon
+
+
 def _declared_followed(metric: str, ours: dict, theirs: dict, follows):
     """(the first declared separator of ``ours`` and ``theirs`` on which the library, asked
     by ``follows``, follows ``ours``, or None; the first that separates them, or None)."""
@@ -298,10 +308,7 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
                 # shown (a known failure or a failure) if no setting gives one it follows
                 unfollowed = (apart, p2, c2, where, hidden)
             if x is not None:
-                prof, canon = p2, c2
-                r.message = f"at {where} (the profile's {hidden} hides it)"
-                r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
-                r.case_signature, r.adapter_signature = m.signature(canon), m.signature(prof)
+                prof, canon = _moved(r, m, p2, c2, f"at {where} (the profile's {hidden} hides it)")
                 break
     if x is None:
         for i, (other, value) in enumerate(alternatives[:12]):
@@ -317,17 +324,13 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
             budget = examples if i < 3 else max(1, examples // 4)
             x = separating_input(metric, p2, c2, budget, follows=f2) if f2 else None
             if x is not None:
-                prof, canon = p2, c2
-                r.message = f"at {other}={value} (the profile's {other}={adapter.profile(metric)[other]} hides it)"
-                r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
-                r.case_signature, r.adapter_signature = m.signature(canon), m.signature(prof)
+                prof, canon = _moved(r, m, p2, c2, f"at {other}={value} (the profile's {other}="
+                                                   f"{adapter.profile(metric)[other]} hides it)")
                 break
         if x is None and unfollowed is not None:
-            x, prof, canon, where, hidden = unfollowed
-            r.message = (f"at {where} (the profile's {hidden} makes the two values equal on every input), where the "
-                         f"library does not follow its profile")
-            r.conventions = {k: v for k, v in canon.items() if m.settings({}).get(k) != v}
-            r.case_signature, r.adapter_signature = m.signature(canon), m.signature(prof)
+            x, p2, c2, where, hidden = unfollowed
+            prof, canon = _moved(r, m, p2, c2, f"at {where} (the profile's {hidden} makes the two values equal on "
+                                               f"every input), where the library does not follow its profile")
     r.seconds = time.perf_counter() - t0
     if x is None and not searched:
         r.outcome = "not-applicable"
