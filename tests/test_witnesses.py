@@ -12,6 +12,16 @@ from conformance.engine.divergence import run_divergences
 from conformance.engine.known import KnownIndex, load_known
 from oracle.registry import metric_names
 
+
+@pytest.fixture(autouse=True)
+def _searches_only(monkeypatch):
+    """These tests are about what the searches keep and read back: the declared separators
+    (``oracle.separators``), tried before any search, are left out so that the divergences
+    search as they did before them."""
+    from conformance.engine import divergence
+    monkeypatch.setattr(divergence, "declared_separators", lambda *args, **kwargs: [])
+
+
 _FILES = sorted(witnesses.WITNESS_DIR.glob("*.json"))
 
 
