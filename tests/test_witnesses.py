@@ -13,15 +13,6 @@ from conformance.engine.known import KnownIndex, load_known
 from oracle.registry import metric_names
 
 
-@pytest.fixture(autouse=True)
-def _searches_only(monkeypatch):
-    """These tests are about what the searches keep and read back: the declared separators
-    (``oracle.separators``), tried before any search, are left out so that the divergences
-    search as they did before them."""
-    from conformance.engine import divergence
-    monkeypatch.setattr(divergence, "declared_separators", lambda *args, **kwargs: [])
-
-
 _FILES = sorted(witnesses.WITNESS_DIR.glob("*.json"))
 
 
@@ -98,7 +89,9 @@ def pytrec(monkeypatch, tmp_path):
     _fresh()
 
 
-def _records(a, known, metrics=("hit_rate", "num_relevant")):
+# pytrec_eval divergences that still take a search: no declared separator shows them where the
+# library follows its profile (score_precision of P@k, the query-set knobs of R-precision)
+def _records(a, known, metrics=("precision_at_k", "r_precision")):
     _fresh()
     out = []
     for m in metrics:
