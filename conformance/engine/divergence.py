@@ -96,14 +96,15 @@ def value_text(v) -> str:
 
 
 def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strategy_settings: dict | None = None,
-                     follows=None, seen: dict | None = None):
+                     follows=None, seen: dict | None = None, declared: bool = True):
     """A minimal generated input on which the two settings give different exact values
     (a refusal under one and a value under the other counts), or None. With
     ``follows(inputs, exact, other)``, only inputs on which the library follows ``ours``
     and is told apart from ``theirs`` (both exact values below 2**-1074 are not a showing).
     ``seen["separated"]`` records whether any generated input separated the two settings
     at all (before ``follows``): the search is derandomized, so without one, the same
-    search without ``follows`` cannot find any either."""
+    search without ``follows`` cannot find any either. ``declared``: try the separators
+    declared with the knobs first (False where the caller has tried them)."""
     plan = plan_for(metric)
     if plan is None:
         return None
@@ -121,18 +122,16 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
         if not (isinstance(a, tuple) and isinstance(b, tuple)) and differs(a, b) \
                 and (follows is None or follows(x, a, b)):
             return x
-    # the separators declared with the knobs (``oracle.separators``), smallest first, each with
-    # its variants (numeric query ids, for a tool that reads them as numbers)
-    for x in declared_separators(metric, ours, theirs):
-        try:
-            a, b = exact_value(metric, x, ours), exact_value(metric, x, theirs)
-        except Exception:
-            continue
-        if not (isinstance(a, tuple) and isinstance(b, tuple)) and differs(a, b):
-            if seen is not None:
-                seen["separated"] = True
-            if follows is None or follows(x, a, b):
-                return x
+    if declared:
+        # the separators declared with the knobs (``oracle.separators``), smallest first, each
+        # with its variants (numeric query ids, for a tool that reads them as numbers)
+        x, apart = _declared_followed(metric, ours, theirs, follows)
+        if apart is not None and seen is not None:
+            seen["separated"] = True
+        if follows is None and apart is not None:
+            return apart
+        if x is not None:
+            return x
     strategy = plan.inputs(strategy_settings or ours)
     hs = search_settings(max(examples, 1) * 3)
     # a search in which no input separated the two settings finds none under any library
@@ -194,7 +193,10 @@ def _declared_followed(metric: str, ours: dict, theirs: dict, follows):
     by ``follows``, follows ``ours``, or None; the first that separates them, or None)."""
     apart = None
     for y in declared_separators(metric, ours, theirs):
-        a, b = exact_value(metric, y, ours), exact_value(metric, y, theirs)
+        try:
+            a, b = exact_value(metric, y, ours), exact_value(metric, y, theirs)
+        except Exception:   # a value the oracle cannot certify: no showing
+            continue
         if not (isinstance(a, tuple) and isinstance(b, tuple)) and differs(a, b):
             apart = y if apart is None else apart
             if follows is not None and follows(y, a, b):
@@ -322,7 +324,8 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
             f2 = _follower(adapter, metric, p2)
             # the first ones (the library's other non-canonical knobs) get the full budget
             budget = examples if i < 3 else max(1, examples // 4)
-            x = separating_input(metric, p2, c2, budget, follows=f2) if f2 else None
+            # (the declared separators were tried at this setting above)
+            x = separating_input(metric, p2, c2, budget, follows=f2, declared=False) if f2 else None
             if x is not None:
                 prof, canon = _moved(r, m, p2, c2, f"at {other}={value} (the profile's {other}="
                                                    f"{adapter.profile(metric)[other]} hides it)")
