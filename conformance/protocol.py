@@ -37,7 +37,7 @@ ANY = "*"
 # Knobs that change how a value is written, not what it is: the engine converts
 # them (a library in percent is compared with the oracle in percent), so they are
 # never a reason to leave a case unjudged.
-PRESENTATION_KNOBS = frozenset({"scale"})
+from oracle.conventions import PRESENTATION_KNOBS  # noqa: E402,F401  (where the engine reads them)
 
 
 # ``Configured.options`` of the call with no optional argument (``Adapter.call_bare``)

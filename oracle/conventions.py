@@ -37,6 +37,11 @@ PARAMETRIC_TRIES = {
 }
 
 
+# Knobs that change how a value is written, not what it is (a fraction or a percent): never
+# separated, converted.
+PRESENTATION_KNOBS = frozenset({"scale"})
+
+
 def candidate_values(knob) -> list[str]:
     """The values of ``knob`` a search tries: its choices, or its special values and
     ``PARAMETRIC_TRIES`` for a parametric knob."""

@@ -16,7 +16,6 @@ judged as any disagreement (a known failure, or a failure).
 """
 from __future__ import annotations
 
-import itertools
 import pickle
 import time
 
@@ -24,7 +23,7 @@ from hypothesis import find
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
 from oracle.compare import compare_value
-from oracle.conventions import ConventionError, InputError
+from oracle.conventions import ConventionError
 from oracle.certified import same_value
 from oracle.registry import get_metric
 
@@ -77,11 +76,10 @@ def _rival(m, k, prof: dict):
 
 
 def exact_value(metric: str, inputs, settings):
-    """The exact value, or ('refused', message) where the spec refuses the input."""
-    try:
-        return get_metric(metric).compute(inputs, settings).value
-    except (InputError, ConventionError) as e:
-        return ("refused", f"{type(e).__name__}: {e}")
+    """The exact value, or ('refused', message) where the spec refuses the input
+    (``oracle.separators.value``)."""
+    from oracle.separators import value
+    return value(metric, inputs, settings)
 
 
 def differs(a, b) -> bool:

@@ -24,10 +24,7 @@ import importlib
 import json
 from functools import lru_cache
 
-from oracle.conventions import ConventionError, InputError, candidate_values
-
-# the knobs of presentation only (a scale): never separated, converted
-PRESENTATION = frozenset({"scale"})
+from oracle.conventions import PRESENTATION_KNOBS as PRESENTATION, ConventionError, InputError, candidate_values
 
 _MODULES = {
     "bleu": "bleu", "chrf": "chrf", "qa": "qa", "language-model": "perplexity", "error_rates": "error_rates",
