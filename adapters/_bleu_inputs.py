@@ -51,3 +51,60 @@ def uniform_weights(value: str, order) -> bool:
     except (ValueError, ZeroDivisionError):
         return False
     return len(ws) == n and all(w == Fraction(1, n) for w in ws)
+
+
+def oracle_on_texts(metric, settings, inputs, change):
+    """The oracle's value with every text passed through ``change`` first."""
+    from oracle.registry import compute
+    new = dict(inputs)
+    for key in ("hypotheses", "references", "hypothesis"):
+        if key not in inputs:
+            continue
+        v = inputs[key]
+        if isinstance(v, str):
+            new[key] = change(v)
+        elif key == "references" and "hypotheses" in inputs:
+            new[key] = [[change(r) for r in rs] for rs in v]
+        else:
+            new[key] = [change(x) for x in v]
+    return compute(metric, new, settings).value
+
+
+def all_texts(metric, inputs) -> list:
+    hyps, refs = segments(metric, inputs)
+    return list(hyps) + [r for rs in refs for r in rs]
+
+
+V14_ENTITIES = ("&quot;", "&amp;", "&lt;", "&gt;", "&apos;", "<skipped>")
+
+
+def intl_entities(metric, settings, inputs) -> bool:
+    """sacrebleu's TokenizerV14International (and torchmetrics' copy of it) skips mteval-v14's
+    ``<skipped>`` removal and entity unescaping (sacrebleu's docstring, issue #138).
+    Applies: tokenizer intl and a text holding one of &quot; &amp; &lt; &gt; &apos;
+    <skipped> (after lowercasing, when case=lower)."""
+    if settings.get("tokenizer") != "intl":
+        return False
+    for text in all_texts(metric, inputs):
+        if settings.get("case") == "lower":
+            text = text.lower()
+        if any(e in text for e in V14_ENTITIES):
+            return True
+    return False
+
+
+# & (Po), < and > (Sm) replaced by characters of the same Unicode classes, which
+# mteval-v14's international tokenization splits alike and never unescapes or deletes
+_STAND_INS = {"&": "\u00b6", "<": "\u2213", ">": "\u2214"}
+
+
+def intl_without_entities(metric, settings, inputs):
+    """The value without mteval-v14's entity unescaping and ``<skipped>`` removal: the
+    oracle's on texts whose ``&``, ``<`` and ``>`` are stand-ins of the same Unicode class
+    (pilcrow, Po; minus-or-plus and dot-plus, Sm), so that the tokenizer splits them as it
+    splits the originals and no entity or ``<skipped>`` is left to rewrite. None where a
+    text already holds a stand-in."""
+    if any(ch in t for t in all_texts(metric, inputs) for ch in _STAND_INS.values()):
+        return None
+    table = str.maketrans(_STAND_INS)
+    return oracle_on_texts(metric, settings, inputs, lambda t: t.translate(table))

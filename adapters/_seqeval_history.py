@@ -71,8 +71,10 @@ def report_gold_types_only(adapter, metric, settings, inputs) -> bool:
 def _from_library_entities(metric, settings, inputs):
     """The score the library's own entity sets give (``library_stats``), by the definition:
     a defect of reading alone changes the entities, not the arithmetic. Micro, macro or
-    weighted P, R, F1 (beta 1), a zero division giving 0 or 1; None for the report."""
-    if metric not in _SCORE or Fraction(settings.get("beta", "1")) != 1:
+    weighted P, R, F1 (beta 1), a zero division giving 0 or 1; the report's rows (each
+    type's P, R, F1 and gold support, then the micro, macro and weighted averages) the same
+    way; None where a macro or weighted average has no type or no weight."""
+    if (metric not in _SCORE and metric != "entity_report") or Fraction(settings.get("beta", "1")) != 1:
         return None
     st = library_stats(_library_options(settings), [list(s) for s in inputs["gold"]],
                        [list(s) for s in inputs["pred"]])
@@ -82,17 +84,30 @@ def _from_library_entities(metric, settings, inputs):
         p = Fraction(tp, pred) if pred else zd
         r = Fraction(tp, gold) if gold else zd
         return p, r, (2 * p * r / (p + r) if p + r else Fraction(0))
+    types = sorted(st["tp"])
+    per = {t: prf(st["tp"][t], st["pred"][t], st["gold"][t]) for t in types}
+    weights = [st["gold"][t] for t in types]
+    micro = prf(st["tp_total"], st["pred_total"], st["gold_total"])
+    if metric == "entity_report":
+        if not types or not sum(weights):
+            return None
+
+        def row(v, support):
+            return {"precision": v[0], "recall": v[1], "f1": v[2], "support": support}
+        macro = tuple(sum(per[t][k] for t in types) / len(types) for k in range(3))
+        weighted = tuple(sum(per[t][k] * w for t, w in zip(types, weights)) / sum(weights) for k in range(3))
+        total = st["gold_total"]
+        return {**{t: row(per[t], st["gold"][t]) for t in types}, "micro avg": row(micro, total),
+                "macro avg": row(macro, total), "weighted avg": row(weighted, total)}
     k = _SCORE[metric]
     average = settings.get("average", "micro")
     if average == "micro":
-        return float(prf(st["tp_total"], st["pred_total"], st["gold_total"])[k])
-    types = sorted(st["tp"])
+        return float(micro[k])
     if not types:
         return None
-    vals = [prf(st["tp"][t], st["pred"][t], st["gold"][t])[k] for t in types]
+    vals = [per[t][k] for t in types]
     if average == "macro":
         return float(sum(vals) / len(vals))
-    weights = [st["gold"][t] for t in types]
     return float(sum(v * w for v, w in zip(vals, weights)) / sum(weights)) if sum(weights) else None
 
 

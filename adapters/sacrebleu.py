@@ -40,7 +40,9 @@ from conformance.protocol import ANY, Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from . import _sacrebleu_chrf as _chrf
-from ._bleu_inputs import bleu_inputs, bleu_profiles, segments, sentence_inputs, uniform_weights
+from ._bleu_inputs import (all_texts as _all_texts, bleu_inputs, bleu_profiles, intl_entities as _intl_entities,
+                           intl_without_entities, oracle_on_texts as _oracle_on_texts, segments, sentence_inputs,
+                           uniform_weights)
 from ._sacrebleu_v1 import _NONE_REFS, call_v1
 
 _V1 = "<2.0.0"            # the releases with the 1.x API
@@ -253,7 +255,8 @@ class SacreBLEU(Adapter):
 
     def defect_models(self) -> dict:
         """The library's value each defect predicts: 0.0 for the early stops, the oracle on
-        the texts as the library reads them (split at U+001C..U+001F; right-stripped)."""
+        the texts as the library reads them (split at U+001C..U+001F; right-stripped; intl
+        without entity unescaping)."""
         zero = lambda metric, settings, inputs: 0.0  # noqa: E731
         return {
             "short-hypothesis-break": zero,
@@ -261,6 +264,7 @@ class SacreBLEU(Adapter):
             "python-isspace-separators": lambda m, s, i: _oracle_on_texts(
                 m, s, i, lambda t: t.translate({ord(ch): " " for ch in _SEPARATORS})),
             "rstrip-before-tokenizing": lambda m, s, i: _oracle_on_texts(m, s, i, str.rstrip),
+            "intl-no-entities": intl_without_entities,
             "add-k-from-trigrams": self._add_k_from_trigrams_value,
             "max-ngram-order-not-passed": self._max_order_not_passed_value,
             "empty-reference-dropped": self._empty_reference_dropped_value,
@@ -405,28 +409,6 @@ def _tokenizer(adapter, name: str):
     return _get_tokenizer(name)()
 
 
-def _oracle_on_texts(metric, settings, inputs, change):
-    """The oracle's value with every text passed through ``change`` first."""
-    from oracle.registry import compute
-    new = dict(inputs)
-    for key in ("hypotheses", "references", "hypothesis"):
-        if key not in inputs:
-            continue
-        v = inputs[key]
-        if isinstance(v, str):
-            new[key] = change(v)
-        elif key == "references" and "hypotheses" in inputs:
-            new[key] = [[change(r) for r in rs] for rs in v]
-        else:
-            new[key] = [change(x) for x in v]
-    return compute(metric, new, settings).value
-
-
-def _all_texts(metric, inputs) -> list:
-    hyps, refs = segments(metric, inputs)
-    return list(hyps) + [r for rs in refs for r in rs]
-
-
 _SEPARATORS = ("\x1c", "\x1d", "\x1e", "\x1f")
 
 
@@ -435,23 +417,6 @@ def _isspace_separators(metric, settings, inputs) -> bool:
     helpers.extract_all_word_ngrams), which splits on U+001C..U+001F; these are not Unicode
     White_Space, so mteval (Perl \\s) keeps them inside tokens. Applies when a text holds one."""
     return any(ch in text for text in _all_texts(metric, inputs) for ch in _SEPARATORS)
-
-
-_V14_ENTITIES = ("&quot;", "&amp;", "&lt;", "&gt;", "&apos;", "<skipped>")
-
-
-def _intl_entities(metric, settings, inputs) -> bool:
-    """TokenizerV14International skips mteval-v14's ``<skipped>`` removal and entity
-    unescaping (its docstring, issue #138). Applies: tokenizer intl and a text holding one
-    of &quot; &amp; &lt; &gt; &apos; <skipped> (after lowercasing, when case=lower)."""
-    if settings["tokenizer"] != "intl":
-        return False
-    for text in _all_texts(metric, inputs):
-        if settings["case"] == "lower":
-            text = text.lower()
-        if any(e in text for e in _V14_ENTITIES):
-            return True
-    return False
 
 
 def _raw_stats(bleu, hyps, streams) -> dict:

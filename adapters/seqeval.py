@@ -237,13 +237,10 @@ class SeqEval(Adapter):
     # ------------------------------------------------------- known failures
 
     def defect_models(self) -> dict:
-        """The library's value each defect predicts where it is one number: NaN for a macro
-        average of no type (scalar metrics; the report's rows carry other values beside
-        them: no prediction)."""
-        def scalar(value):
-            return lambda metric, settings, inputs: None if metric == "entity_report" else value
+        """The library's value each defect predicts: NaN for a macro average of no type (the
+        report: the oracle's, its macro row NaN)."""
         H = _history()
-        return {"macro-average-of-no-type": scalar(float("nan")), **H.MODELS}
+        return {"macro-average-of-no-type": _macro_of_no_type_value, **H.MODELS}
 
     def defect_classifiers(self) -> dict:
         return {
@@ -394,6 +391,19 @@ def _entity_types(settings: Mapping, inputs: Mapping) -> set:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return {e[3] for k in ("gold", "pred") for e in library_entities(opts, list(inputs.get(k, ())))}
+
+
+def _macro_of_no_type_value(metric, settings, inputs):
+    """NaN; for the report, the oracle's report with the macro row's precision, recall and
+    F1 NaN (``np.average`` of empty arrays)."""
+    if metric != "entity_report":
+        return float("nan")
+    from oracle.registry import compute
+    v = compute(metric, inputs, settings).value
+    if not isinstance(v, dict) or "macro avg" not in v:
+        return None
+    nan = float("nan")
+    return {**v, "macro avg": {**v["macro avg"], "precision": nan, "recall": nan, "f1": nan}}
 
 
 def _macro_of_no_type(metric, settings, inputs) -> bool:

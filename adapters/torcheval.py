@@ -235,6 +235,7 @@ class TorchEval(Adapter):
                 "single-class-refused": lambda m, s, i: m == "confusion_matrix" and _tm_classes.single_class(m, s, i),
                 "short-corpus-raises": _short_corpus,
                 "no-reference-word-inf": lambda m, s, i: m == "wer" and _totals(i)[0] == 0,
+                "recall-mask-broadcast": _recall_mask,
                 "empty-side-nan": lambda m, s, i: m in ("wil", "wip") and 0 in _totals(i),
                 "topk-tie-order": _retrieval.ties_at_cutoff,
                 "empty-ranking-nan": _retrieval.empty_ranking_at_every_rank,
@@ -244,11 +245,61 @@ class TorchEval(Adapter):
         from .torchmetrics import _max_length_model
         return {"max-length-as-hits": _max_length_model,
                 "macro-drops-unseen-declared-classes": _tm_classes.macro_drops_unseen_model,
-                "no-reference-word-inf": lambda m, s, i: float("inf"),
+                "no-reference-word-inf": lambda m, s, i: float("inf") if _totals(i)[1] else "no value",
+                "recall-mask-broadcast": _recall_mask_model,
                 "empty-side-nan": lambda m, s, i: float("nan"),
                 "topk-tie-order": _retrieval.topk_model,
                 "empty-ranking-nan": lambda m, s, i: float("nan"),
                 "float32-softmax-underflow": lambda m, s, i: float("inf")}
+
+
+def _recall_counts(inputs, settings):
+    """(tp, labels, predictions) per class index, as the adapter numbers the classes."""
+    import numpy as np
+    target, preds, labels, _ = _tm_classes.tensors_ignoring(inputs, settings)
+    t, p, k = target.numpy(), preds.numpy(), len(labels)
+    return (np.bincount(t[t == p], minlength=k), np.bincount(t, minlength=k), np.bincount(p, minlength=k))
+
+
+def _recall_mask(metric, settings, inputs) -> bool:
+    """Applies: recall under average=macro or weighted, single labels, and a class of the
+    label set with neither a sample nor a prediction (torcheval's mask then drops it)."""
+    if metric != "recall" or settings.get("average") not in ("macro", "weighted"):
+        return False
+    try:
+        if _tm_classes._rows(inputs["y_true"]) or "y_score" in inputs:
+            return False
+        _, n_labels, n_pred = _recall_counts(inputs, settings)
+    except Exception:
+        return False
+    return bool(((n_labels == 0) & (n_pred == 0)).any())
+
+
+def _recall_mask_model(metric, settings, inputs):
+    """torcheval's ``_recall_compute`` (functional/classification/recall.py:184-215): under
+    macro and weighted it masks the classes with no sample and no prediction out of
+    ``num_tp`` but not out of ``num_labels``, so the m kept true-positive counts are
+    divided by all K label counts (broadcast when m is 1; a size error otherwise): x/0 is
+    inf; where a NaN (0/0) appears, ``torch.nan_to_num`` sets NaN to 0 and inf to the
+    largest float32. Macro: the mean; weighted: the sum of recall times
+    ``num_labels[mask] / num_labels.sum()`` (broadcast again). In float32."""
+    import numpy as np
+    tp, n_labels, n_pred = _recall_counts(inputs, settings)
+    mask = (n_labels != 0) | (n_pred != 0)
+    kept = tp[mask].astype(np.float32)
+    if len(kept) not in (1, len(n_labels)):
+        return "raised RuntimeError: the size of tensor a must match the size of tensor b"
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall = kept / n_labels.astype(np.float32)
+        if np.isnan(recall).any():
+            recall = np.nan_to_num(recall, nan=0.0, posinf=np.finfo(np.float32).max,
+                                   neginf=np.finfo(np.float32).min).astype(np.float32)
+        if settings.get("average") == "macro":
+            return float(recall.mean(dtype=np.float32))
+        weights = (n_labels[mask] / n_labels.sum()).astype(np.float32)
+        if len(weights) not in (1, len(recall)):
+            return "raised RuntimeError: the size of tensor a must match the size of tensor b"
+        return float((recall * weights).sum(dtype=np.float32))
 
 
 def _float32_softmax_underflow(metric, settings, inputs) -> bool:

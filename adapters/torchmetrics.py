@@ -32,6 +32,7 @@ from conformance.protocol import Adapter, LibraryOutput
 from . import _torchmetrics_classes as _classes
 from . import _torchmetrics_retrieval as _retrieval
 from . import _torchmetrics_text as _text
+from ._bleu_inputs import intl_entities, intl_without_entities
 
 
 class TorchMetrics(Adapter):
@@ -102,7 +103,10 @@ class TorchMetrics(Adapter):
                 "negative-gain-in-ideal": _retrieval.has_negative_grade,
                 "first-closest-reference": _first_closest_differs,
                 "float32-softmax-underflow": _text.float32_softmax_underflow,
-                "empty-tokens-f1-equality": _empty_tokens_f1_differs}
+                "empty-tokens-f1-equality": _empty_tokens_f1_differs,
+                "intl-no-entities": intl_entities,
+                "no-reference-word": _no_reference_unit,
+                "weighted-no-support-zero": _weighted_no_support}
 
     def defect_models(self) -> dict:
         return {"max-length-as-hits": _max_length_model,
@@ -116,7 +120,10 @@ class TorchMetrics(Adapter):
                 "negative-gain-in-ideal": _retrieval.negative_ideal_model,
                 "first-closest-reference": _first_closest_model,
                 "float32-softmax-underflow": lambda metric, settings, inputs: float("inf"),
-                "empty-tokens-f1-equality": _empty_tokens_f1_model}
+                "empty-tokens-f1-equality": _empty_tokens_f1_model,
+                "intl-no-entities": intl_without_entities,
+                "no-reference-word": _no_reference_unit_model,
+                "weighted-no-support-zero": lambda metric, settings, inputs: 0}
 
 
 _THREADS_SET_IN: list = []
@@ -141,7 +148,8 @@ def _all_skipped(metric, settings, inputs) -> bool:
         return False
     try:
         t = int(settings.get("threshold", "1"))
-        return all(int(inputs["qrels"].get(q, {}).get(d, 0)) < t for q, r in inputs["run"].items() for d in r)
+        return all(int(inputs["qrels"].get(q, {}).get(d, 0)) < t for q, r in inputs["run"].items()
+                   for d in (r if isinstance(r, dict) else [row[0] for row in r]))
     except Exception:
         return False
 
@@ -189,7 +197,7 @@ def _max_length_as_hits(metric, settings, inputs) -> bool:
 def _max_length_model(metric, settings, inputs):
     """The library's value: d = sum of the Levenshtein distances, T = sum of max(N_u, P_u),
     N and P the reference and hypothesis token totals; MER = d / T, WIP = (T - d)**2 / (N P),
-    WIL = 1 - WIP (Fractions; None where a denominator is 0)."""
+    WIL = 1 - WIP (Fractions; "no value", NaN, where a denominator is 0)."""
     from fractions import Fraction
     from oracle.alignment import levenshtein
     pairs = _pairs(inputs)
@@ -197,11 +205,51 @@ def _max_length_model(metric, settings, inputs):
     t = sum(max(len(r), len(h)) for r, h in pairs)
     n, p = sum(len(r) for r, _ in pairs), sum(len(h) for _, h in pairs)
     if metric == "mer":
-        return Fraction(d, t) if t else None
+        return Fraction(d, t) if t else "no value"
     if not n or not p:
-        return None
+        return "no value"   # 0 / 0 in tensors: NaN
     wip = Fraction((t - d) ** 2, n * p)
     return wip if metric == "wip" else 1 - wip
+
+
+def _units(metric: str, inputs) -> tuple[int, int]:
+    """(reference units, hypothesis units) as torchmetrics counts them: words split at
+    whitespace for WER, characters for CER."""
+    refs, hyps = inputs.get("references"), inputs.get("hypotheses")
+    if isinstance(refs, str):
+        refs, hyps = [refs], [hyps]
+    if metric == "cer":
+        return sum(len(r) for r in refs), sum(len(h) for h in hyps)
+    return sum(len(r.split()) for r in refs), sum(len(h.split()) for h in hyps)
+
+
+def _no_reference_unit(metric, settings, inputs) -> bool:
+    """Applies: WER or CER on lists of texts whose references hold no word (no character):
+    torchmetrics divides the errors by a total of 0 (functional/text/wer.py
+    ``_wer_compute``: ``errors / total``; cer.py alike), where the rate is undefined."""
+    if metric not in ("wer", "cer"):
+        return False
+    try:
+        return _units(metric, inputs)[0] == 0
+    except (AttributeError, TypeError):
+        return False
+
+
+def _no_reference_unit_model(metric, settings, inputs):
+    """The library's value: every hypothesis unit an insertion over a total of 0, inf;
+    0 / 0 (no hypothesis unit either), NaN."""
+    return float("inf") if _units(metric, inputs)[1] else "no value"
+
+
+def _weighted_no_support(metric, settings, inputs) -> bool:
+    """Applies: precision, recall or F1 with average=weighted on indicator rows where no
+    label is ever positive in y_true: every weight (tp + fn) is 0 and torchmetrics'
+    ``_adjust_weights_safe_divide`` (functional/classification/stat_scores.py) divides by
+    their sum of 0 with ``_safe_divide``, which gives 0 where the average is undefined."""
+    if metric not in ("precision", "recall", "f1") or settings.get("average") != "weighted":
+        return False
+    y = inputs.get("y_true")
+    return isinstance(y, list) and bool(y) and all(isinstance(r, list) for r in y) and not any(any(r) for r in y)
 
 
 def _smoothing_after_zero_check(metric, settings, inputs) -> bool:

@@ -344,9 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-isolation", action="store_true",
                    help="call the libraries in the engine's own process (no worker, no limits)")
     r.add_argument("--no-cache", action="store_true",
-                   help="generate every search's inputs again instead of reading those an earlier run of the "
-                        "same code kept ($METRIC_CONFORMANCE_CACHE/searches) or the witnesses shipped "
-                        "with the adapters (adapters/witnesses; the values judged are the same)")
+                   help="make every corpus again instead of reading those an earlier run of the same code "
+                        "kept ($METRIC_CONFORMANCE_CACHE/corpus); the inputs and the records are the same")
     r.set_defaults(fn=cmd_run)
 
     l = sub.add_parser("list", help="metrics with their knobs, adapters with versions")
@@ -402,8 +401,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_score_parser(sub)
     from conformance.cli_versions import add_parser as add_versions_parser
     add_versions_parser(sub)
-    from conformance.cli_witnesses import add_parser as add_witnesses_parser
-    add_witnesses_parser(sub)
 
     au = sub.add_parser("audit", help="which convention settings reproduce a published figure",
                         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=AUDIT_KEYS)

@@ -3,13 +3,10 @@ import os
 from hypothesis import settings
 
 import conformance.plugin  # noqa: F401  registers the profiles even when the plugin is not installed
-import conformance.engine.search  # noqa: F401  hypothesis's draws without the local modules' constants, in every
-#                                   worker from the start: a test's inputs must not depend on the files run before it
 
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
-# every test generates its searches' inputs itself (``conformance.engine.store`` off): a test's
-# outcome must not depend on what an earlier run left in the user's cache
-os.environ.setdefault("METRIC_CONFORMANCE_NO_CACHE", "1")
+# the tests take the users' path: the cache of corpora is on, as in a user's run (an empty
+# and a warm cache give the same records: tests/test_corpus.py)
 
 pytest_plugins = ["pytester"]
 

@@ -53,11 +53,10 @@ def _cli_time(name: str, description: str, args: list, repeat: int, env: dict | 
 
 def _suite_times(repeat: int, chosen) -> list[dict]:
     """The suite's own speed: the whole default ``run`` (every adapter installed, one
-    process per core, a report written), first with an empty store of searches
-    (``conformance.engine.store``: a fresh clone, or a change to the code; the divergence
-    witnesses shipped with the adapters are read, ``conformance.engine.witnesses``), then
-    again with what that run kept (a user's next run of the same code), then with neither
-    (``--no-cache``: every divergence searched and shrunk, every walk generated); and
+    process per core, a report written), first with an empty cache (a fresh clone, or a
+    change to the code: every corpus made, ``conformance.engine.cache``), then again with
+    the corpora that run kept (a user's next run of the same code), then with the cache
+    off (``--no-cache``); and
     ``explain --value`` on one BLEU value."""
     import tempfile
     out = []
@@ -69,19 +68,17 @@ def _suite_times(repeat: int, chosen) -> list[dict]:
                                                         "--value", "19.130147081392227"], max(3, repeat)))
     if not chosen or "run-suite" in chosen or "run-suite-kept" in chosen:
         with tempfile.TemporaryDirectory(prefix="bench-run-") as tmp:
-            env = {"METRIC_CONFORMANCE_CACHE": tmp, "METRIC_CONFORMANCE_NO_CACHE": "",
-                   "METRIC_CONFORMANCE_NO_WITNESSES": ""}
+            env = {"METRIC_CONFORMANCE_CACHE": tmp, "METRIC_CONFORMANCE_NO_CACHE": ""}
             out.append(_cli_time("run-suite", "`metric-conformance run` at default settings, every installed "
-                                 "adapter, all cores, report written, an empty store of searches, the "
-                                 "witnesses shipped with the adapters read (a fresh clone's first run; once)",
+                                 "adapter, all cores, report written, an empty cache (a fresh clone's "
+                                 "first run; once)",
                                  ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, env))
-            out.append(_cli_time("run-suite-kept", "the same run again, reading the searches the first one kept "
+            out.append(_cli_time("run-suite-kept", "the same run again, reading the corpora the first one kept "
                                  "(once)", ["run", "--quiet", "--report", f"{tmp}/r.jsonl"], 1, env))
     if not chosen or "run-suite-searching" in chosen:
         with tempfile.TemporaryDirectory(prefix="bench-run-") as tmp:
-            out.append(_cli_time("run-suite-searching", "the same run with `--no-cache`: neither the store nor the "
-                                 "witnesses read, every divergence searched and shrunk by hypothesis, every walk "
-                                 "generated (once; no target: what the witnesses and the store save)",
+            out.append(_cli_time("run-suite-searching", "the same run with `--no-cache`: every corpus made in every "
+                                 "worker that needs it (once)",
                                  ["run", "--quiet", "--no-cache", "--report", f"{tmp}/r.jsonl"], 1,
                                  {"METRIC_CONFORMANCE_CACHE": tmp}))
     return out

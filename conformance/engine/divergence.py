@@ -3,11 +3,8 @@ profile differs from the metric's canonical default, the run itself finds a
 minimal input on which the two settings give different exact values (hypothesis
 ``find``, shrunk), and shows both exact values beside the library's value.
 
-The search's shrunk input is kept between runs (``conformance.engine.store``) and
-ships with the adapter as a divergence witness (``conformance.engine.witnesses``):
-either is used only after the run checks it again (it separates the two settings,
-and the library, called again, follows its profile there); otherwise the search
-runs.
+The separators declared with the knobs (``oracle.separators``) are tried first;
+the search runs only where none of them shows the divergence.
 
 A divergence is not a failure (the library does what its profile says) and is
 never invisible. When the library gives the canonical value instead, its
@@ -16,7 +13,6 @@ judged as any disagreement (a known failure, or a failure).
 """
 from __future__ import annotations
 
-import pickle
 import time
 
 from hypothesis import find
@@ -29,7 +25,6 @@ from oracle.registry import get_metric
 
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
-from conformance.engine import store, witnesses
 from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal, not_its_refusal
 from conformance.engine.plans import plan_for
 from conformance.engine.search import search_settings
@@ -151,25 +146,12 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
             seen["separated"] = True
         return follows is None or follows(x, a, b)
 
-    # the input this very search found and shrank in an earlier run of the same code
-    # (``conformance.engine.store``), checked again: it separates, and the library follows
-    stored = (never, None if follows is None else follows.identity)
-    x = store.load("separating", stored)
-    if x is None:   # the witness shipped with the adapter (``conformance.engine.witnesses``)
-        x = witnesses.load(stored)
-    if x is not None:
-        try:
-            x = x if separates(x) else None
-        except Exception:
-            x = None
-    if x is None:
-        try:
-            x = _find(strategy, separates, hs)
-        except (NoSuchExample, Unsatisfiable):
-            if not separated:
-                _NEVER.add(never)
-            return None
-        store.save("separating", stored, x)
+    try:
+        x = find(strategy, separates, settings=hs)
+    except (NoSuchExample, Unsatisfiable):
+        if not separated:
+            _NEVER.add(never)
+        return None
     found = _FOUND.setdefault(key, [])
     if len(found) < 4:
         found.append(x)
@@ -222,21 +204,6 @@ def declared_separators(metric: str, ours: dict, theirs: dict) -> list:
                 keys.add(key)
                 out.append(v)
     return out
-
-
-def _find(strategy, condition, hs):
-    """``hypothesis.find(strategy, condition)``, without generating again what a search of
-    the same strategy generated before in this process: ``find`` is derandomized from its
-    own inner test, so every search of one strategy walks the same examples until the
-    condition first holds. The recorded walk is read first; where the condition holds on
-    none of it, ``find`` would raise NoSuchExample after that very walk; otherwise
-    ``find`` runs (to the same example, then shrinks it)."""
-    from conformance.engine.draws import find_walk
-    walk = find_walk(strategy, hs)
-    if walk is not None:
-        if not any(condition(pickle.loads(blob)) for blob in walk):
-            raise NoSuchExample("no example in the recorded walk")
-    return find(strategy, condition, settings=hs)
 
 
 # (family, the settings' differences) -> minimal separating inputs found so far in this process
@@ -413,8 +380,6 @@ def _follower(adapter, metric: str, prof: dict):
         except Exception as e:   # a refusal follows a setting that refuses, a crash none
             return isinstance(exact, tuple) and not isinstance(other, tuple) and not not_its_refusal(adapter, metric, e)
         return _agrees(value, exact, tol) and (other is None or not _agrees(value, other, tol))
-    # what a stored separating input was found for (``conformance.engine.store``)
-    follows.identity = (adapter.name, adapter.library, str(adapter.version()), metric, repr(sorted(prof.items())))
     return follows
 
 

@@ -131,23 +131,3 @@ def _numeric_text(s: str) -> bool:
         return True
     except ValueError:
         return False
-
-
-def invalid_filter(metric, m, settings, kind):
-    """An invalid property's filter (``conformance.engine.draws``; its check before the
-    library is called): the oracle defines the input, ``kind`` changes it, the oracle
-    refuses the change; the payload is (the changed input, the refusal)."""
-    def accept(inputs):
-        try:
-            m.compute(inputs, settings)
-        except (InputError, ConventionError):
-            return False, None
-        bad = mutate(kind, metric, inputs)
-        if bad is None:
-            return False, None
-        try:
-            m.compute(bad, settings)
-        except (InputError, ConventionError) as e:
-            return True, (bad, f"{type(e).__name__}: {e}")
-        return False, None
-    return accept

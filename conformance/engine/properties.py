@@ -12,31 +12,31 @@
 - ``identity``: inputs whose value is known without computing (a hypothesis
   equal to its reference) get that value.
 
-A disagreement that a known-failure entry explains is counted and does not
-stop the search, so hypothesis keeps looking for new ones; the first
-unexplained one is shrunk by hypothesis and reported with its minimal input.
+Every property judges every input of its metric's corpus (``conformance.engine.corpus``)
+that the oracle defines under its setting: a disagreement that a known-failure entry
+explains is counted on its input and the loop goes on, so a known failure never hides
+another. The first unexplained one is shrunk by hypothesis (a seeded search of the same
+strategy for an unexplained failure, with an example database in the cache) and
+reported with its minimal input, and with how many corpus inputs failed unexplained.
 """
 from __future__ import annotations
 
 import math
 import os as _os
-import pickle
 import time
 from fractions import Fraction
 
 from hypothesis import given, seed, strategies as st
-from hypothesis.errors import Unsatisfiable
 
 from oracle.compare import _paths, as_number, compare, compare_value
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
-from conformance.engine.draws import (OVERRUN, Diverged, replay_inputs, oracle_filter, recorded, replayable, shape_key, walk_key,
-                                      with_adapter)
+from conformance.engine import cache, corpus as _corpus
+from conformance.engine.calls import LibraryCalls
+from conformance.engine.corpus import PROPERTY_SEED
 from conformance.engine.explain import explanation, reproduces
-from conformance.engine import findings
-from conformance.engine.remembered import Remembered as _Remembered
-from conformance.engine.invalid import invalid_filter, kinds as invalid_kinds, mutate
+from conformance.engine.invalid import kinds as invalid_kinds, mutate
 from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal, not_its_refusal
 from conformance.engine.judge import judge, proven_explanation
 from oracle.certified import exact_texts
@@ -51,19 +51,11 @@ from conformance.reports.records import Record, reproduce_command
 class Finding(Exception):
     """Raised inside a property to report a disagreement (carries the record fields)."""
 
-    def __init__(self, fields: dict, example: list | None = None):
+    def __init__(self, fields: dict):
         super().__init__(fields.get("message", "finding"))
         self.fields = fields
-        self.example = example   # what judged the example again: ["examine", inputs, other] or ["invalid", bad, refusal]
+        self.shrunk = False   # found by the shrinking search (else the corpus's own input)
 
-
-# Every property draws its inputs from this seed. It is the seed hypothesis derived (under
-# derandomize) from the source of run_property's inner check function when the known
-# failures were recorded: pinned, so that editing the property code does not change which
-# inputs are drawn and shrunk (a shrunk input is what a known failure without a model of
-# its defect is recorded on).
-PROPERTY_SEED = int("12479741052367454855641191890422948383467267959725262000152698815565739908385057528224"
-                    "788571125350010492860816590124")
 
 def _variants(adapter, metric: str) -> list[tuple[str, dict]]:
     prof = adapter.profile(metric)
@@ -149,20 +141,24 @@ def _call(adapter, configured, inputs):
         return None, f"{type(e).__name__}: {e}"
 
 
+class _Rejected(Exception):
+    """An example the property does not judge (the corpus loop's counterpart of hypothesis's
+    ``reject``): the adapter skips it, or the oracle refuses it."""
+
+
 def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                  hypothesis_settings=None, memo: dict | None = None) -> Record:
-    """One property of ``metric`` (``property_names``) judged on generated inputs; with
-    ``memo`` (one dict per unit), repeated library calls are answered from it (``_Remembered``)."""
+    """One property of ``metric`` (``property_names``) judged on every input of the
+    metric's corpus that the oracle defines; with ``memo`` (one dict per unit), the
+    library's value on an input is computed once per setting (``LibraryCalls``)."""
     m = get_metric(metric)
     plan = plan_for(metric)
     r = Record(adapter=adapter.name, library=adapter.library, version=adapter.version(), metric=metric,
                kind="property", test=prop, outcome="pass", tolerance=str(adapter.tolerance(metric)))
     r.description = _DESCRIPTIONS.get(prop.split("[")[0].split(":")[0], prop)
     settings = _settings_for(adapter, metric, prop)
-    hs = hypothesis_settings or search_settings(examples)
-    kept_key = findings.key(adapter, metric, settings, prop, hs.max_examples)
-    if memo is not None:
-        adapter = _Remembered(adapter, memo, f"{metric} {sorted(settings.items())!r}")
+    size = hypothesis_settings.max_examples if hypothesis_settings is not None else examples
+    adapter = LibraryCalls(adapter, memo if memo is not None else {}, f"{metric} {sorted(settings.items())!r}")
     r.conventions = _non_default(metric, settings)
     r.case_signature = m.signature(settings)
     r.adapter_signature = m.signature(adapter.profile(metric))
@@ -180,84 +176,47 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     seen: dict[str, int] = {}
     count = [0]
     skipped: list = []
-    last: list = [None]   # the example being judged, as ``Finding.example``
+    base = _kind(prop)
+    name = prop.split(":", 1)[1].split("[")[0] if base in ("invariance", "invalid") else ""
 
     def known_or_raise(inputs, fields, reproducing=None):
         lib = fields.get("library_value")
         check = (lambda knobs: reproduces(metric, {**settings, **knobs}, inputs, lib, tol)) \
             if _numeric(lib) else None
-        # during the search only predicting entries count: an entry recorded on one stored
-        # input is matched once hypothesis has shrunk the finding (below), so the shrinker
-        # still sees the failure and reaches that input
         kf = known.recognise(metric, settings, inputs, reproducing, check,
-                             library_value=lib if "library_value" in fields else _MISSING, stored=False, prop=prop)
+                             library_value=lib if "library_value" in fields else _MISSING, prop=prop)
         if kf:
             seen[kf.id] = seen.get(kf.id, 0) + 1
             return
         fields["inputs"] = inputs
-        raise Finding(fields, list(last[0]) if last[0] is not None else None)
+        raise Finding(fields)
 
     form = _form(prop)[1]
     strategy = plan.forms[form][1](settings) if form else plan.inputs(settings)
 
-    def check(data):
-        from hypothesis import reject
-        inputs = data.draw(strategy, label="inputs")
-        try:
-            m.compute(inputs, settings)
-        except (InputError, ConventionError):
-            reject()
-        base = _form(prop)[0].split("[")[0]
-        if base.startswith("invalid:"):
-            bad = mutate(base.split(":", 1)[1], metric, inputs)
-            if bad is None:
-                reject()
-            try:
-                m.compute(bad, settings)
-                reject()  # still valid under these settings: not an example of this kind
-            except (InputError, ConventionError) as e:
-                refusal = f"{type(e).__name__}: {e}"
-            count[0] += 1
-            check_invalid(bad, refusal)
-            return
-        count[0] += 1
-        examine(inputs, data, base.split(":", 1)[0])
-
-    def examine(inputs, data, base, replaying=False, other=None):
-        """One accepted example. ``replaying``: run by a replay (``conformance.engine.draws``),
-        where an example that the search would reject stops the replay (``Diverged``) and
-        ``other`` is the recorded transformation (``OVERRUN``: the search's draw of it ended
-        the example) where the search draws it from ``data``."""
-        last[0] = ["examine", inputs, other]
-        def reject():
-            if replaying:
-                raise Diverged("the search rejects this example")
-            from hypothesis import reject as _reject
-            _reject()
+    def examine(inputs, reject, other=None):
+        """One input the oracle defines: judged, a disagreement known or raised as a ``Finding``."""
         try:
             if base in ("oracle-equal", "statistics"):
                 v = judge(adapter, metric, settings, inputs, explain_it=False, configured=configured,
                           texts_when_agreeing=False)
                 if v.status == "skipped":
-                    reject()
+                    reject(v.message)
                 value_bad = v.status == "error" or (v.comparison is not None and not v.comparison.agrees)
                 stat_bad = bool(v.first_differing_statistic)
                 if (base == "oracle-equal" and value_bad) or (base == "statistics" and stat_bad):
-                    # explaining is a search: during shrinking, convention entries are checked
-                    # one by one instead (known_or_raise); the search runs once on the final input
-                    found = None
+                    # explaining is a search: convention entries are checked one by one instead
+                    # (known_or_raise); the search runs once on the final input
                     known_or_raise(inputs, {
                         "exact": v.exact, "digits": v.digits, "library_value": v.library_value,
                         "comparison": v.comparison.to_json() if v.comparison else {},
                         "first_differing_statistic": v.first_differing_statistic,
                         "explanation": "" if base == "oracle-equal" else "a sufficient statistic differs",
-                        "reproducing_knobs": found or [],
+                        "reproducing_knobs": [],
                         "message": v.message or ("value disagrees" if base == "oracle-equal" else "statistics differ"),
-                        "outcome": "error" if v.status == "error" else "fail"}, found)
+                        "outcome": "error" if v.status == "error" else "fail"})
                 return
             value, err = _call(adapter, configured, inputs)
-            if err and replaying and base == "invariance":
-                raise Diverged("the search draws no transformation after an error")
             if err:
                 known_or_raise(inputs, {"library_value": f"raised {err}", "message": f"the library raised {err}",
                                         "explanation": "the library raised on an input the oracle defines: "
@@ -265,31 +224,9 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                                         "outcome": "error"})
                 return
             if base == "bounds":
-                upper = plan.upper(settings)
-                # the bounds are exact; a value past them by less than the declared tolerance
-                # (100.00000000000004 for a perfect match) is float rounding, not a violation
-                leaves = [x for _, x in _paths(value)] if isinstance(value, (list, dict)) else [value]
-                bad = None
-                for x in leaves:
-                    x = as_number(x)   # a NumPy or torch scalar at its binary value
-                    if x is None or (isinstance(x, float) and math.isnan(x)):
-                        continue  # "no value": judged by oracle-equal against the oracle's Undefined
-                    lower = plan.lower(settings)
-                    ok = isinstance(x, (int, float, Fraction)) and not isinstance(x, bool) and _finite(x) and \
-                        (lower is None or Fraction(x) >= lower or compare(x, lower, tol).agrees)
-                    if not ok or (upper is not None and Fraction(x) > upper and not compare(x, upper, tol).agrees):
-                        bad = x
-                        break
-                if value is not None and (bad is not None or not _numeric(value)):
-                    # the oracle's value beside the library's, so that a recorded entry replays
-                    known_or_raise(inputs, {"library_value": value, "exact": exact_texts(m.compute(inputs, settings).value)[0],
-                                            "message": f"value {value!r} outside [{plan.lower(settings)}, {upper}]",
-                                            "outcome": "fail"})
+                _check_bounds(value, inputs)
             elif base == "invariance":
-                name = prop.split(":", 1)[1]
-                if not replaying:
-                    other = last[0][2] = plan.invariances[name](inputs, data)
-                elif other == OVERRUN:   # (by value: a walk read back from a file holds a copy)
+                if other is None:
                     return
                 value2, err2 = _call(adapter, configured, other)
                 if err2 or not _same_output(value, value2, tol):
@@ -307,19 +244,37 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                                                 "exact": exact_texts(expected)[0],
                                                 "message": f"a hypothesis equal to its reference scores {value3!r}, "
                                                            f"not {expected}", "outcome": "fail"})
-        except Skip:
-            reject()
+        except Skip as e:
+            reject(str(e))
 
-    def check_invalid(bad, refusal, replaying=False):
-        last[0] = ["invalid", bad, refusal]
+    def _check_bounds(value, inputs):
+        upper = plan.upper(settings)
+        # the bounds are exact; a value past them by less than the declared tolerance
+        # (100.00000000000004 for a perfect match) is float rounding, not a violation
+        leaves = [x for _, x in _paths(value)] if isinstance(value, (list, dict)) else [value]
+        bad = None
+        for x in leaves:
+            x = as_number(x)   # a NumPy or torch scalar at its binary value
+            if x is None or (isinstance(x, float) and math.isnan(x)):
+                continue  # "no value": judged by oracle-equal against the oracle's Undefined
+            lower = plan.lower(settings)
+            ok = isinstance(x, (int, float, Fraction)) and not isinstance(x, bool) and _finite(x) and \
+                (lower is None or Fraction(x) >= lower or compare(x, lower, tol).agrees)
+            if not ok or (upper is not None and Fraction(x) > upper and not compare(x, upper, tol).agrees):
+                bad = x
+                break
+        if value is not None and (bad is not None or not _numeric(value)):
+            # the oracle's value beside the library's, so that a recorded entry replays
+            known_or_raise(inputs, {"library_value": value, "exact": exact_texts(m.compute(inputs, settings).value)[0],
+                                    "message": f"value {value!r} outside [{plan.lower(settings)}, {upper}]",
+                                    "outcome": "fail"})
+
+    def check_invalid(bad, refusal, reject):
         try:
             out = adapter.run(configured, bad)
         except Skip as e:
-            if replaying:
-                raise Diverged("the search rejects this example")
-            from hypothesis import reject
-            skipped.append(str(e))
-            reject()
+            reject(str(e))
+            return
         except NOT_REFUSALS as e:   # an exit, a signal, a hang, a memory kill: not a refusal
             why = not_a_refusal(e)
             known_or_raise(bad, {"library_value": f"died: {why}", "exact": f"error({refusal})",
@@ -345,47 +300,89 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                              "explanation": f"accepts invalid input: the spec refuses it ({refusal}), the library "
                                             f"returns {out.value!r}; a defect", "outcome": "fail"})
 
-    test = hs(given(st.data())(check))
-    if hs.derandomize:
-        test = seed(PROPERTY_SEED)(test)
+    def judged(inputs):
+        """(what the library is asked for on ``inputs``, a function judging it) or None
+        where the property does not judge it (the oracle refuses it; no invalid change)."""
+        try:
+            m.compute(inputs, settings)
+        except (InputError, ConventionError):
+            return None
+        if base == "invalid":
+            bad = mutate(name, metric, inputs)
+            if bad is None:
+                return None
+            try:
+                m.compute(bad, settings)
+                return None   # still valid under these settings: not an example of this kind
+            except (InputError, ConventionError) as e:
+                refusal = f"{type(e).__name__}: {e}"
+            return [bad], lambda reject: check_invalid(bad, refusal, reject)
+        return None, None
+
+    def hypothesis_reject(why=None):
+        from hypothesis import reject
+        skipped.append(why or "")
+        reject()
+
+    def check(data):   # the search that shrinks an unexplained failure
+        inputs = data.draw(strategy, label="inputs")
+        got = judged(inputs)
+        if got is None:
+            hypothesis_reject()
+        if base == "invalid":
+            got[1](hypothesis_reject)
+            return
+        other = plan.invariances[name](inputs, data) if base == "invariance" else None
+        examine(inputs, hypothesis_reject, other)
+
+    def corpus_reject(why=None):
+        skipped.append(why or "")
+        raise _Rejected(why)
+
     t0 = time.perf_counter()
-    searched = False
+    failures: list = []
     try:
-        replayed = _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine,
-                           check_invalid, count, seen, skipped)
-        if replayed == findings.FOUND:   # raises the kept finding when its example still fails
-            findings.judge_kept(kept_key, _kind(prop), Finding, examine, check_invalid, count, seen, skipped)
-        if replayed is not True:
-            count[0] = 0
-            seen.clear()
-            skipped.clear()
-            searched = True
-            test()
+        items = _corpus.items(metric, strategy, plan.invariances if base == "invariance" else {}, size)
+        todo = []
+        for it in items:
+            got = judged(it.inputs)
+            if got is None:
+                continue
+            other = it.transformed.get(name) if base == "invariance" else None
+            todo.append((it, got, other))
+        adapter.prefetch(configured, [x for it, got, other in todo for x in _asked(it.inputs, got, other)])
+        for it, got, other in todo:
+            try:
+                if got[1] is not None:
+                    got[1](corpus_reject)
+                else:
+                    examine(it.inputs, corpus_reject, other)
+                count[0] += 1
+            except _Rejected:
+                continue
+            except Finding as f:
+                count[0] += 1
+                failures.append(f)
+        if failures:
+            raise _shrunk(failures[0], check, adapter, metric, settings, prop, size)
+        if count[0] == 0:
+            r.outcome, r.message = "skipped", "no corpus input was accepted by the library and the oracle"
+            if skipped and skipped[-1]:
+                r.message += f"; the adapter skipped them: {skipped[-1]}"
     except Finding as f:
-        if searched:
-            findings.save(kept_key, f.example, count[0], seen)
         for k, v in f.fields.items():
             setattr(r, k, v)
         if not r.explanation:
             r.explanation = f"{r.message}: no knob setting makes the definition behave so, a defect"
-        base_entry = known.stored(metric, settings, f.fields.get("inputs"), f.fields.get("library_value", _MISSING)) \
-            or known.baseline_for(metric, prop, settings, f.fields.get("inputs"),
-                                  f.fields.get("library_value", _MISSING))
-        if base_entry is not None:
-            # recorded on this very input: its explanation was proven when it was recorded
-            r.outcome, r.known_failure, r.known_title = "known-failure", base_entry.id, base_entry.title
-            r.explanation = base_entry.explanation or r.explanation
-        elif prop.startswith("oracle-equal") and _numeric(r.library_value):
+        r.message += f" ({len(failures)} of {count[0]} corpus inputs judged fail unexplained" + \
+            ("" if f.shrunk else "; the search did not reach a failure to shrink, the first is shown") + ")"
+        if prop.startswith("oracle-equal") and _numeric(r.library_value):
             try:
                 r.reproducing_knobs, r.explanation = proven_explanation(
                     adapter, metric, settings, r.inputs, r.library_value, tol)
             except Exception:
                 r.reproducing_knobs, r.explanation = [], explanation([], r.library_value, None)
         r.reproduce = reproduce_command(adapter, metric, r.conventions, f.fields.get("inputs"))
-    except Unsatisfiable:
-        r.outcome, r.message = "skipped", "no generated input was accepted by the library and the oracle"
-        if skipped:
-            r.message += f"; the adapter skipped them: {skipped[-1]}"
     except Exception as e:
         import traceback as _tb
         r.outcome, r.message = "error", f"engine error: {type(e).__name__}: {e}"
@@ -395,66 +392,44 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     r.examples = count[0]
     r.known_seen = sorted(seen)
     if r.outcome == "pass" and seen:
+        # every disagreement on the corpus is a recorded one: the most frequent is named
+        top = max(sorted(seen), key=lambda k: seen[k])
+        entry = next((e for e in known.entries if e.id == top), None)
+        r.outcome, r.known_failure = "known-failure", top
+        if entry is not None:
+            r.known_title, r.explanation, r.inputs = entry.title, entry.explanation, entry.inputs
         r.message = "disagreements seen, all explained by known failures: " + ", ".join(
             f"{k} x{v}" for k, v in sorted(seen.items()))
     return r
 
 
-_REPLAYED = ("oracle-equal", "statistics", "bounds", "identity", "invariance", "invalid")
+def _asked(inputs, got, other) -> list:
+    """The inputs the property runs the library on (sent ahead in one message)."""
+    if got[0] is not None:
+        return got[0]
+    return [inputs] + ([other] if other is not None else [])
 
 
-def _replay(adapter, configured, metric, settings, form, prop, plan, m, strategy, hs, examine, check_invalid, count,
-            seen, skipped) -> bool:
-    """Run the property's check over the inputs its search walks, recorded once per
-    setting (``conformance.engine.draws``); False, with nothing reported, where the
-    search must run instead (an example that would make the search walk differently).
-    An invalid property first replays the walk of its filter alone (shared by every
-    adapter) and, where the adapter skips one of its changed inputs, the walk with the
-    adapter's skips in it."""
-    from hypothesis.errors import UnsatisfiedAssumption
-    base = _kind(prop)
-    if base not in _REPLAYED or not replayable(hs):
-        return False
-    transform = plan.invariances[prop.split(":", 1)[1]] if base == "invariance" else None
-    what = prop.split("[")[0] if base in ("invariance", "invalid") else "inputs"
-    if base == "invalid":
-        plain = invalid_filter(metric, m, settings, prop.split(":", 1)[1].split("[")[0])
-        attempts = [(plain, ""), (with_adapter(plain, adapter, configured, Skip, on_payload=True), adapter.name)]
-    else:   # the adapter's skips end an example in the search: they are part of the walk
-        attempts = [(with_adapter(oracle_filter(m, settings), adapter, configured, Skip), adapter.name)]
-    shape = shape_key(strategy, form, what, transform, hs, PROPERTY_SEED)
-    for accept, who in attempts:
-        count[0] = 0
-        seen.clear()
-        skipped.clear()
-        walk = recorded(walk_key(metric, settings, form, what, hs, who), accept, strategy, hs, PROPERTY_SEED,
-                        transform, shape)
-        if walk is None:
-            return False
-        if hasattr(adapter, "prefetch"):
-            adapter.prefetch(configured, replay_inputs(walk, base, plan, settings))
-        try:
-            for blob, payload, other, status in walk:
-                count[0] += 1
-                if status == "skip":
-                    if base == "invalid":
-                        skipped.append(pickle.loads(payload))
-                    continue
-                if base == "invalid":
-                    check_invalid(*pickle.loads(payload), replaying=True)
-                    continue
-                inputs = pickle.loads(blob)
-                examine(inputs, None, base, True, other if other in (None, OVERRUN) else pickle.loads(other))
-        except Diverged:
-            continue
-        except UnsatisfiedAssumption:
-            return False
-        except Finding:
-            return findings.FOUND
-        if walk.unsatisfiable:
-            raise Unsatisfiable("no generated example was accepted (replayed)")
-        return True
-    return False
+def _shrunk(first: Finding, check, adapter, metric: str, settings: dict, prop: str, size: int) -> Finding:
+    """The unexplained failure to report: hypothesis's search of the strategy for one
+    (seeded, so every run walks alike), shrunk to a minimal input, its example database in
+    the cache (``cache.examples_dir``); ``first`` (the corpus's first, unshrunk) where that
+    search meets none."""
+    from hypothesis.database import DirectoryBasedExampleDatabase
+    from hypothesis.errors import Unsatisfiable
+    where = cache.examples_dir(("property", adapter.name, adapter.library, str(adapter.version()), metric,
+                                repr(sorted(settings.items())), prop, size))
+    hs = search_settings(size, DirectoryBasedExampleDatabase(str(where)) if where is not None else None)
+    test = seed(PROPERTY_SEED)(hs(given(st.data())(check)))
+    try:
+        test()
+    except Finding as f:
+        f.shrunk = True
+        return f
+    except Unsatisfiable:
+        pass
+    first.shrunk = False
+    return first
 
 
 _DESCRIPTIONS = {

@@ -125,8 +125,7 @@ def _weighted_fits(settings) -> bool:
 def _weighted_for(settings, multilabel: bool = False) -> st.SearchStrategy:
     """The inputs ``for_settings`` draws (rows of indicators under average=samples), now and
     then indicator rows for a metric that takes them (``multilabel``), with one weight each.
-    The composite holds the two strategies, not the settings: settings that draw alike give
-    walks of one shape (``conformance.engine.draws.shape_key`` reads what a composite holds)."""
+    The composite holds the two strategies, not the settings."""
     plain = for_settings(settings)
     indicator_rows = _multilabel_for(settings) if multilabel and _multilabel_fits(settings) else None
 
@@ -235,8 +234,8 @@ def perfect_prediction(metric: str):
     def identity(inputs, settings):
         from fractions import Fraction
         y = list(inputs["y_true"])
-        if not y:
-            return None
+        if not y or "y_pred" not in inputs or isinstance(y[0], list):
+            return None   # scores (top-k) or indicator rows: another identity
         new = {**inputs, "y_pred": y}
         classes = _class_set(new, settings)
         if any(t not in classes for t in y):

@@ -1,25 +1,19 @@
-"""What a run's searches found, kept on disk for the next run of the same code, as plain
+"""The cache: what a run makes once and the next run of the same code reads, as plain
 JSON that reading cannot turn into code and that never decides a verdict by itself.
 
-Two kinds of entry are kept, both checked again before use:
-
-- ``separating``: a divergence search's shrunk separating input
-  (``divergence.separating_input``): used only after the run checks again that it
-  separates the two settings and that the library, called again, follows its profile;
-- ``finding``: a failing property's shrunk example (``conformance.engine.findings``):
-  used only where this run's own walk fails the property, and only when the example,
-  judged again, still fails.
-
-What a run cannot check again is not kept: the walks of the properties (hypothesis
-draws them again, the same way, from the same code), and "no input separates these two
-settings" (a planted entry of that kind would hide a divergence).
+- ``corpus``: the inputs of one corpus (``conformance.engine.corpus``), read back through
+  JSON when made too, so that a stored corpus and a fresh one are the same items;
+- ``examples/``: the example databases of the searches that shrink a failing property's
+  input (hypothesis's ``DirectoryBasedExampleDatabase``, one directory per property: plain
+  bytes of choices that hypothesis replays and checks again itself; a stored example
+  that no longer fails is only a first try).
 
 Every entry lives under a namespace: a digest of the source of ``conformance``,
 ``oracle`` and ``adapters``, hypothesis's, NumPy's and Python's versions; a change to
 any of them starts a new namespace (the older ones are removed, the newest few kept).
-The directory is ``$METRIC_CONFORMANCE_CACHE/searches`` or
-``~/.cache/metric-conformance/searches``, made with mode 0700; ``METRIC_CONFORMANCE_NO_CACHE=1``
-(the CLI's ``run --no-cache``) turns the store off. A cache directory another user owns
+The directory is ``$METRIC_CONFORMANCE_CACHE/corpus`` or
+``~/.cache/metric-conformance/corpus``, made with mode 0700; ``METRIC_CONFORMANCE_NO_CACHE=1``
+(the CLI's ``run --no-cache``) turns the cache off. A cache directory another user owns
 or can write is not used (one line on standard error says so). An entry is a JSON
 object with its namespace, kind, key, value and the SHA-256 of those four: one that
 cannot be read, is too large, names another namespace, kind or key, or whose digest
@@ -38,9 +32,9 @@ import tempfile
 from pathlib import Path
 
 FORMAT = 2
-KINDS = ("separating", "finding")   # the kinds kept on disk (each checked again before use)
+KINDS = ("corpus",)   # the kinds of entry kept on disk
 _KEEP_NAMESPACES = 3      # namespaces kept beside the current one's (older trees, other venvs)
-_MAX_BYTES = 4 * 1024 ** 2
+_MAX_BYTES = 32 * 1024 ** 2
 _state: dict = {}
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -51,7 +45,7 @@ def enabled() -> bool:
 
 def _base() -> Path:
     base = os.environ.get("METRIC_CONFORMANCE_CACHE")
-    return (Path(base) if base else Path.home() / ".cache" / "metric-conformance") / "searches"
+    return (Path(base) if base else Path.home() / ".cache" / "metric-conformance") / "corpus"
 
 
 def namespace() -> str:
@@ -107,7 +101,7 @@ def _dir() -> Path | None:
         os.utime(d)
         _prune(base, d)
     except PermissionError as e:   # another user's, or a world-writable, cache: not used
-        print(f"metric-conformance: the cache of searches is not used: {e}", file=sys.stderr)
+        print(f"metric-conformance: the cache is not used: {e}", file=sys.stderr)
         d = None
     except Exception:   # no home directory, a read-only one, a file in the way: no store
         d = None
@@ -167,8 +161,10 @@ def read_entry(path: Path, kind: str, key_text: str | None = None, ns: str | Non
 
 def write_entry(path: Path, kind: str, key_text: str, value) -> None:
     """Write one entry whole (a temporary file, then a rename: two workers may write one)."""
-    from conformance.engine.witnesses import plain
-    if not plain(value):   # only what reads back from JSON as itself
+    try:   # only what reads back from JSON as itself
+        if json.loads(json.dumps(value, allow_nan=False)) != value:
+            return
+    except (TypeError, ValueError, RecursionError):
         return
     ns = namespace()
     data = {"format": FORMAT, "namespace": ns, "kind": kind, "key": key_text, "value": value,
@@ -203,24 +199,13 @@ def save(kind: str, key, value) -> None:
         write_entry(d / kind / digest(key), kind, repr(key), value)
 
 
-def entries(kind: str, base: Path | None = None) -> list:
-    """[(key, value)] of this namespace's entries of ``kind`` under ``base`` (default: the
-    store's directory), each key read back from its repr as a literal (``ast.literal_eval``:
-    no code runs); an entry whose key does not read back is left out."""
-    import ast
-    d = (Path(base) / namespace()) if base else _dir()
-    out = []
-    if d is None:
-        return out
+def examples_dir(key) -> Path | None:
+    """The directory of the example database of the search ``key`` (made, mode 0700), or
+    None where the cache is off."""
+    d = _dir()
+    if d is None or not storable(key):
+        return None
     try:
-        files = sorted((d / kind).iterdir())
-    except OSError:
-        return out
-    for p in files:
-        got = read_entry(p, kind)
-        if got is not None:
-            try:
-                out.append((ast.literal_eval(got[0]), got[1]))
-            except (ValueError, SyntaxError, RecursionError, MemoryError):
-                pass
-    return out
+        return _made(d / "examples" / digest(key))
+    except Exception:
+        return None
