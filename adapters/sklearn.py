@@ -375,7 +375,8 @@ class SKLearn(Adapter):
         the unweighted mean of the fallback (the macro average; no prediction for a report);
         f1 before 1.4: the zero_division value (1, or NaN) where P and R are both 0."""
         return {
-            "adjusted-single-class-division": _adjusted_single_class_value,
+            "adjusted-single-class-division": lambda metric, settings, inputs: float("-inf"),
+            "adjusted-single-class-nan": lambda metric, settings, inputs: float("nan"),
             "one-document-rows-refused": lambda metric, settings, inputs: "raised ValueError",
             "f1-zero-division-without-zero-denominator": lambda metric, settings, inputs: (
                 1.0 if settings.get("zero_division") == "one" else float("nan")),
@@ -388,6 +389,7 @@ class SKLearn(Adapter):
             "one-document-rows-refused": _one_document_rows,
             "no-declared-label-in-y-true": _no_declared_label_in_y_true,
             "adjusted-single-class-division": _adjusted_single_class,
+            "adjusted-single-class-nan": _adjusted_single_class_perfect,
             "f1-zero-division-without-zero-denominator": self._f1_zero_division,
         }
 
@@ -486,15 +488,18 @@ def _adjusted_single_class(metric, settings, inputs) -> bool:
     """``balanced_accuracy_score(adjusted=True)`` sets chance = 1/n_classes with n_classes
     the classes with support, then ``score /= 1 - chance`` (_classification.py:2942-2946):
     with one such class that divides by 0.0, giving -inf when the class's recall is below
-    1 and NaN (0/0) when it is 1, where the oracle's value is undefined. Applies: adjusted,
-    every true label the same."""
+    1. Applies: adjusted, every true label the same, and some prediction differs from it."""
     if metric != "balanced_accuracy" or settings.get("adjusted") != "yes":
         return False
-    y_true = list(inputs["y_true"])
-    return len(set(y_true)) == 1 and not isinstance(y_true[0], list)
-
-
-def _adjusted_single_class_value(metric, settings, inputs):
-    """(recall - 1) / 0.0: -inf below a recall of 1, NaN at 1."""
     y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
-    return float("-inf") if any(t != p for t, p in zip(y_true, y_pred)) else "no value"
+    return len(set(map(repr, y_true))) == 1 and any(t != p for t, p in zip(y_true, y_pred))
+
+
+def _adjusted_single_class_perfect(metric, settings, inputs) -> bool:
+    """The same division where the one class's recall is 1: (1 - 1) / 0.0 is NaN, where the
+    value is undefined (the canonical representation of no value is an exception). Applies:
+    adjusted, every true label the same, every prediction equal to it."""
+    if metric != "balanced_accuracy" or settings.get("adjusted") != "yes":
+        return False
+    y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
+    return len(set(map(repr, y_true))) == 1 and y_true == y_pred

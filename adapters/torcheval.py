@@ -245,7 +245,7 @@ class TorchEval(Adapter):
         from .torchmetrics import _max_length_model
         return {"max-length-as-hits": _max_length_model,
                 "macro-drops-unseen-declared-classes": _tm_classes.macro_drops_unseen_model,
-                "no-reference-word-inf": lambda m, s, i: float("inf") if _totals(i)[1] else "no value",
+                "no-reference-word-inf": lambda m, s, i: float("inf") if _totals(i)[1] else float("nan"),
                 "recall-mask-broadcast": _recall_mask_model,
                 "empty-side-nan": lambda m, s, i: float("nan"),
                 "topk-tie-order": _retrieval.topk_model,

@@ -197,7 +197,7 @@ def _max_length_as_hits(metric, settings, inputs) -> bool:
 def _max_length_model(metric, settings, inputs):
     """The library's value: d = sum of the Levenshtein distances, T = sum of max(N_u, P_u),
     N and P the reference and hypothesis token totals; MER = d / T, WIP = (T - d)**2 / (N P),
-    WIL = 1 - WIP (Fractions; "no value", NaN, where a denominator is 0)."""
+    WIL = 1 - WIP (Fractions; NaN where a denominator is 0)."""
     from fractions import Fraction
     from oracle.alignment import levenshtein
     pairs = _pairs(inputs)
@@ -205,9 +205,9 @@ def _max_length_model(metric, settings, inputs):
     t = sum(max(len(r), len(h)) for r, h in pairs)
     n, p = sum(len(r) for r, _ in pairs), sum(len(h) for _, h in pairs)
     if metric == "mer":
-        return Fraction(d, t) if t else "no value"
+        return Fraction(d, t) if t else float("nan")
     if not n or not p:
-        return "no value"   # 0 / 0 in tensors: NaN
+        return float("nan")   # 0 / 0 in tensors
     wip = Fraction((t - d) ** 2, n * p)
     return wip if metric == "wip" else 1 - wip
 
@@ -238,7 +238,7 @@ def _no_reference_unit(metric, settings, inputs) -> bool:
 def _no_reference_unit_model(metric, settings, inputs):
     """The library's value: every hypothesis unit an insertion over a total of 0, inf;
     0 / 0 (no hypothesis unit either), NaN."""
-    return float("inf") if _units(metric, inputs)[1] else "no value"
+    return float("inf") if _units(metric, inputs)[1] else float("nan")
 
 
 def _weighted_no_support(metric, settings, inputs) -> bool:

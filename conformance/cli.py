@@ -268,7 +268,8 @@ def cmd_known(args) -> int:
             inputs=r.inputs, exact=r.exact, library_value=r.library_value,
             explanation=r.explanation or r.message, knobs=r.reproducing_knobs[0] if r.reproducing_knobs else {},
             cases=[r.test] if r.kind == "golden" else [],
-            property=r.test if r.kind == "property" else None))
+            property=r.test if r.kind == "property" else None,
+            also=list(r.also_failing) if r.kind == "property" else []))
         added += 1
     print(f"{a.name}: {added} new, {len(fixed)} fixed and removed, {len(entries)} in the list", file=sys.stderr)
     if args.write:

@@ -352,8 +352,9 @@ CLEAN = {
     "empty-input-raises": [A, {"y_true": [0], "y_pred": [1]}],
     # one true label among the declared ones is enough for confusion_matrix
     "no-declared-label-in-y-true": [A, {"y_true": [1, 0], "y_pred": [0, 0], "labels": [0]}],
-    # two classes with samples; one class predicted perfectly (sklearn's NaN agrees)
-    "adjusted-single-class-division": [A, {"y_true": [0, 0], "y_pred": [0, 0]}],
+    # two classes with samples
+    "adjusted-single-class-division": [A, {"y_true": [0, 1], "y_pred": [0, 0]}],
+    "adjusted-single-class-nan": [A, {"y_true": [0, 1], "y_pred": [0, 1]}],
     # one weight not 0 is enough
     "all-zero-weights-raise": [{"y_true": [0, 1], "y_pred": [0, 1], "sample_weight": [0, 0.5]}],
     # the score-ranking metrics' inputs (one weight 0 beside a positive one)

@@ -5,6 +5,7 @@ stand for a different one. The project's CI judges the pinned libraries in stric
 every disagreement must be a recorded known failure, and every known failure must still
 fail. One file, so that the whole run they share (``strict_records``) is made once by
 one test process (``--dist loadfile``)."""
+import dataclasses
 import json
 from fractions import Fraction
 import os
@@ -224,6 +225,9 @@ def test_structured_values_are_searched_leaf_by_leaf():
 # ------------------------------------------------------------------ known failures
 
 def test_a_recorded_defect_does_not_swallow_a_different_one(monkeypatch):
+    """An entry recorded on one input without a model of its defect explains that input
+    alone: the property still fails on the others. With a model (matches not clipped), it
+    explains every input it predicts, and a different defect is still a failure."""
     a = H.bleu2_one_defect.adapter
     monkeypatch.setenv("INHOUSE_DEFECT", "clip")
     first = run_property(a, "bleu", "oracle-equal", KnownIndex(a, []), 50)
@@ -233,11 +237,19 @@ def test_a_recorded_defect_does_not_swallow_a_different_one(monkeypatch):
                          conventions={}, inputs=first.inputs, exact=first.exact,
                          library_value=first.library_value, explanation="matches not clipped",
                          property="oracle-equal")
-    index = KnownIndex(a, [entry])
-    again = run_property(a, "bleu", "oracle-equal", index, 50)
+    stored_only = run_property(a, "bleu", "oracle-equal", KnownIndex(a, [entry]), 50)
+    assert stored_only.outcome == "fail" and "x-0001" in stored_only.known_seen
+    assert stored_only.inputs != first.inputs
+    # the defect's model: the planted function itself under INHOUSE_DEFECT=clip
+    monkeypatch.setattr(a, "defect_classifiers", lambda: {"no-clip": lambda metric, settings, inputs: True},
+                        raising=False)
+    monkeypatch.setattr(a, "defect_models", lambda: {"no-clip": lambda metric, settings, inputs: H._unclipped(inputs)},
+                        raising=False)
+    modelled = dataclasses.replace(entry, classifier="no-clip")
+    again = run_property(a, "bleu", "oracle-equal", KnownIndex(a, [modelled]), 50)
     assert again.outcome == "known-failure" and again.known_failure == "x-0001"
     monkeypatch.setenv("INHOUSE_DEFECT", "order1")   # the next release trades one defect for another
-    other = run_property(a, "bleu", "oracle-equal", KnownIndex(a, [entry]), 50)
+    other = run_property(a, "bleu", "oracle-equal", KnownIndex(a, [modelled]), 50)
     assert other.outcome == "fail" and other.known_failure == "", other
     assert m.signature(a.profile("bleu"))
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 
-from oracle.conventions import ConventionError, InputError
+
 from oracle.registry import get_metric
 
 PARALLEL = ("hypotheses", "references", "predictions", "y_true", "y_pred", "y_score", "gold", "pred", "candidates",
@@ -70,8 +70,15 @@ def mutate(kind: str, metric: str, inputs: dict) -> dict | None:
                 return x
         return None
     if kind == "unknown-label":
-        if not isinstance(x.get("labels"), list) or not x.get("y_true"):
+        if not x.get("y_true") or not isinstance(x["y_true"], list) or isinstance(x["y_true"][0], list):
             return None
+        if not isinstance(x.get("labels"), list):
+            # no declared labels: those the samples name are declared (sorted), so that a
+            # label outside them is unknown whatever the drawn input's shape
+            seen = list(x["y_true"]) + list(x.get("y_pred", []))
+            if len({type(v) for v in seen}) != 1 or isinstance(seen[0], (list, dict, float)):
+                return None
+            x["labels"] = sorted(set(seen))
         labels = x["labels"]
         if labels and all(isinstance(v, int) and not isinstance(v, bool) for v in labels):
             new = max(labels) + 1000     # a label of the same type, outside the declared ones

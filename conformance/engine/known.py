@@ -50,6 +50,9 @@ class KnownFailure:
     property: str | None = None   # a baseline entry: this property template is known to fail
     versions: str | None = None   # the library versions it holds for (PEP 440 range; None: all)
     versions_source: str | None = None   # the changelog entry or commit that bounds the range
+    # a baseline entry's other inputs of the same property that failed the same run:
+    # [{"inputs": ..., "library_value": ...}], each matched as the entry's own input is
+    also: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         d = {"id": self.id, "metric": self.metric, "kind": self.kind, "title": self.title,
@@ -67,6 +70,9 @@ class KnownFailure:
             d["versions"] = self.versions
         if self.versions_source:
             d["versions_source"] = self.versions_source
+        if self.also:
+            d["also"] = [{"inputs": encode_non_finite(a["inputs"]), "library_value": _json_number(a["library_value"])}
+                         for a in self.also]
         d["upstream"] = self.upstream
         return d
 
@@ -124,7 +130,9 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
                 library_value=_number(e.get("library_value")), explanation=e.get("explanation", ""),
                 knobs=e.get("knobs", {}), classifier=e.get("classifier"), cases=e.get("cases", []),
                 upstream=e.get("upstream"), property=e.get("property"), versions=e.get("versions"),
-                versions_source=e.get("versions_source")))
+                versions_source=e.get("versions_source"),
+                also=[{"inputs": decode_non_finite(a["inputs"]), "library_value": _number(a.get("library_value"))}
+                      for a in e.get("also", []) if isinstance(a, dict) and "inputs" in a]))
         except KeyError as k:
             raise ValueError(f"{path}: entries[{i}] lacks {k}") from None
         if out[-1].versions:
@@ -278,9 +286,12 @@ class KnownIndex:
         """The entry recorded on exactly this input under these settings, while the library
         still gives the recorded value on it."""
         for e in self.entries:
-            if e.metric == metric and same_inputs(e.inputs, inputs) and self._settings_of(e) == dict(settings) \
-                    and (library_value is _MISSING or same_library_value(library_value, e.library_value)):
-                return e
+            if e.metric != metric:
+                continue
+            for x, lib in [(e.inputs, e.library_value)] + [(a["inputs"], a["library_value"]) for a in e.also]:
+                if same_inputs(x, inputs) and self._settings_of(e) == dict(settings) \
+                        and (library_value is _MISSING or same_library_value(library_value, lib)):
+                    return e
         return None
 
     def accepted_refusal(self, metric: str, settings: Mapping, refusal: str, library_value) -> KnownFailure | None:

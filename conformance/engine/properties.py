@@ -383,6 +383,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             except Exception:
                 r.reproducing_knobs, r.explanation = [], explanation([], r.library_value, None)
         r.reproduce = reproduce_command(adapter, metric, r.conventions, f.fields.get("inputs"))
+        r.also_failing = [{"inputs": g.fields["inputs"], "library_value": g.fields.get("library_value")}
+                          for g in failures if g is not f][:100]
     except Exception as e:
         import traceback as _tb
         r.outcome, r.message = "error", f"engine error: {type(e).__name__}: {e}"

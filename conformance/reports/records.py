@@ -46,6 +46,8 @@ class Record:
     case_exact: str = ""                             # exact value under the case's (or canonical) setting
     run_settings: dict = field(default_factory=dict)  # the full setting the library ran at (golden cases)
     verdicts: dict = field(default_factory=dict)     # conformance / divergence, for reports
+    # a property's other corpus inputs that failed unexplained: [{"inputs", "library_value"}]
+    also_failing: list = field(default_factory=list)
 
     @property
     def key(self) -> str:

@@ -11,6 +11,10 @@ def _pair(name: str, hyp: str, refs: list[str]):
 
 
 PROBES = [
+    # clipping (Papineni et al. 2002, section 2.1): each n-gram counts at most as often as the
+    # reference holds it: "the" 3 times against 2 in the reference counts 2, "the cat" 3
+    # times against 1 counts 1 (unigrams 3/6 clipped, 6/6 not; bigrams 1/5, 3/5)
+    *_pair("clipping", "the cat the cat the cat", ["the cat is on the mat"]),
     # every n-gram order up to 7 matches partly: each order N a different precision product
     *_pair("long-match", "a b c d e f g h x", ["a b c d e f g h y z"]),
     # 13a splits ASCII punctuation off words ("world," -> "world ,"), none does not, intl also
