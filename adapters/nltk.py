@@ -308,11 +308,28 @@ def _pooled_counts(metric, settings, inputs):
     return matches, totals, c, r
 
 
-def _nltk_score(settings, pooled, zero_precision: float) -> float:
+def _method1(settings):
+    """method1 (floor): a zero count's precision is epsilon / t_n (bleu_score.py method1)."""
+    eps = float(Fraction(settings.get("smoothing_value", "1/10")))
+    return lambda n, m, t: (m if m else eps) / t
+
+
+def _method2(settings):
+    """method2 (add-k, Lin and Och 2004): (m_n + 1) / (t_n + 1) for n >= 2, the unigram
+    precision as it is (bleu_score.py method2: ``if i != 0 else p_n[0]``)."""
+    k = float(Fraction(settings.get("smoothing_value", "1")))
+    return lambda n, m, t: m / t if n == 0 else (m + k) / (t + k)
+
+
+_SMOOTHED = {"floor": _method1, "add-k": _method2}
+
+
+def _nltk_score(settings, pooled, zero_precision: float, precision=None) -> float:
     """corpus_bleu's arithmetic on NLTK's pooled counts: 0 when no unigram matches (line
-    257); p_n = m_n / t_n, a zero one replaced by ``zero_precision``; the auto_reweigh
-    weights 1/T on the first T orders when T < 4; BP * exp(fsum(w_n log p_n)) over the
-    positive p_n (the 'if p_i > 0' filter of 3.6.6, line 279)."""
+    257); p_n = m_n / t_n (or ``precision(n, m_n, t_n)``, a smoothing method's), a zero one
+    replaced by ``zero_precision``; the auto_reweigh weights 1/T on the first T orders when
+    T < 4; BP * exp(fsum(w_n log p_n)) over the positive p_n (the 'if p_i > 0' filter of
+    3.6.6, line 279)."""
     import math
     matches, totals, c, r = pooled
     if matches[0] == 0:
@@ -321,7 +338,8 @@ def _nltk_score(settings, pooled, zero_precision: float) -> float:
     ws = [float(w) for w in weight_list(settings["weights"], order)]
     if settings["effective_order"] == "yes" and c < 4 and order == 4:
         ws = [1 / c] * c + [0.0] * (order - c)
-    ps = [m / t if m else zero_precision for m, t in zip(matches, totals)]
+    ps = [precision(n, m, t) for n, (m, t) in enumerate(zip(matches, totals))] if precision else \
+        [m / t if m else zero_precision for m, t in zip(matches, totals)]
     bp = 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - r / c))
     return bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(ws, ps) if p > 0))
 
@@ -330,8 +348,9 @@ def _method0_model(metric, settings, inputs):
     """NLTK's method0 BLEU from the oracle's per-segment counts: the order-n total of a
     segment is max(1, t_n) (bleu_score.py:391); a zero precision becomes
     sys.float_info.min (line 585); ``_nltk_score``. Under nltk4, nltk5 and nltk7 on one
-    segment, the oracle's value (those knob values use NLTK's denominators); for the
-    other smoothing methods only the early return's 0 is predicted (else None)."""
+    segment, the oracle's value (those knob values use NLTK's denominators); under floor
+    (method1) and add-k (method2), their arithmetic on the same counts (``_SMOOTHED``); for
+    the other smoothing methods only the early return's 0 is predicted (else None)."""
     import sys
     pooled = _pooled_counts(metric, settings, inputs)
     hyps, _ = segments(metric, inputs)
@@ -343,7 +362,11 @@ def _method0_model(metric, settings, inputs):
         return float(digits(compute(metric, inputs, settings).value, 20))
     if settings["smoothing"] != "none":
         # every method: no unigram match returns 0 before smoothing (bleu_score.py:257)
-        return 0 if pooled[0][0] == 0 else None
+        if pooled[0][0] == 0:
+            return 0
+        if settings["smoothing"] in ("add-k", "floor"):
+            return _nltk_score(settings, pooled, sys.float_info.min, _SMOOTHED[settings["smoothing"]](settings))
+        return None
     return _nltk_score(settings, pooled, sys.float_info.min)
 
 

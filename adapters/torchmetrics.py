@@ -106,7 +106,8 @@ class TorchMetrics(Adapter):
                 "empty-tokens-f1-equality": _empty_tokens_f1_differs,
                 "intl-no-entities": intl_entities,
                 "no-reference-word": _no_reference_unit,
-                "weighted-no-support-zero": _weighted_no_support}
+                "weighted-no-support-zero": _weighted_no_support,
+                "beta-inf-nan": lambda metric, settings, inputs: metric == "f1" and settings.get("beta") == "inf"}
 
     def defect_models(self) -> dict:
         return {"max-length-as-hits": _max_length_model,
@@ -123,7 +124,8 @@ class TorchMetrics(Adapter):
                 "empty-tokens-f1-equality": _empty_tokens_f1_model,
                 "intl-no-entities": intl_without_entities,
                 "no-reference-word": _no_reference_unit_model,
-                "weighted-no-support-zero": lambda metric, settings, inputs: 0}
+                "weighted-no-support-zero": lambda metric, settings, inputs: 0,
+                "beta-inf-nan": lambda metric, settings, inputs: float("nan")}
 
 
 _THREADS_SET_IN: list = []

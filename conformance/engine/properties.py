@@ -57,21 +57,38 @@ class Finding(Exception):
         self.shrunk = False   # found by the shrinking search (else the corpus's own input)
 
 
+_OPEN_TRIES = 2   # values drawn for a knob the library takes any value of (beta, k, order)
+
+
 def _variants(adapter, metric: str) -> list[tuple[str, dict]]:
+    """The other settings a library offers, one knob at a time: every value of an
+    enumerated knob; for an open-valued one (beta, k, order, a threshold), the first
+    ``_OPEN_TRIES`` of its special values and usual tries (``candidate_values``) that the
+    library accepts."""
+    from oracle.conventions import candidate_values
     prof = adapter.profile(metric)
     caps = adapter.capabilities.get(metric, {})
     out = []
     m = get_metric(metric)
     for knob, allowed in caps.items():
         if isinstance(allowed, tuple):
-            for v in allowed:
-                if v != prof.get(knob):
-                    try:
-                        s = m.settings({**prof, knob: v})
-                    except ConventionError:
-                        continue
-                    if adapter.supports(metric, s) is None:
-                        out.append((f"{knob}={v}", s))
+            values = list(allowed)
+        else:
+            try:
+                values = candidate_values(m.knob(knob))
+            except Exception:
+                continue
+        taken = 0
+        for v in values:
+            if v == prof.get(knob) or (not isinstance(allowed, tuple) and taken >= _OPEN_TRIES):
+                continue
+            try:
+                s = m.settings({**prof, knob: v})
+            except ConventionError:
+                continue
+            if adapter.supports(metric, s) is None:
+                out.append((f"{knob}={v}", s))
+                taken += 1
     return out
 
 
