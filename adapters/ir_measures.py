@@ -270,7 +270,8 @@ class IRMeasures(Adapter):
         return {"missing-query-zero-filled": _missing_query_counts,
                 "judged-ties-docid-ascending": _judged_ties_differ,
                 "judged-empty-ranking": _judged_empty_ranking,
-                "gdeval-topic-not-digits": lambda m, s, i: m == "err" and _gdeval_refuses(m, s, i)}
+                "gdeval-topic-not-digits": lambda m, s, i: m == "err" and _gdeval_refuses(m, s, i),
+                "empty-ranking-nan": _empty_ranking_nan}
 
     def defect_models(self) -> dict:
         """The library's value: the oracle with the judged queries absent from the run left out
@@ -279,7 +280,8 @@ class IRMeasures(Adapter):
         return {"missing-query-zero-filled": _missing_query_model,
                 "judged-ties-docid-ascending": _judged_model,
                 "judged-empty-ranking": lambda metric, settings, inputs: _JUDGED_EMPTY_RAISES,
-                "gdeval-topic-not-digits": lambda metric, settings, inputs: _GDEVAL_RAISES}
+                "gdeval-topic-not-digits": lambda metric, settings, inputs: _GDEVAL_RAISES,
+                "empty-ranking-nan": lambda metric, settings, inputs: float("nan")}
 
     @staticmethod
     def provider_supports(provider, measure) -> bool:
@@ -287,6 +289,16 @@ class IRMeasures(Adapter):
             return bool(provider.supports(measure))
         except Exception:
             return False
+
+
+def _empty_ranking_nan(metric, settings, inputs) -> bool:
+    """The pytrec_eval provider's interpolated precision of a run query with an empty ranking
+    is trec_eval's 0.0/0.0 (m_iprec_at_recall.c:74; ``adapters.pytrec_eval``'s classifier of
+    the same name), and the mean over the queries is NaN. A judged query the run lacks is
+    not evaluated there (``iter_calc`` gives it 0). Applies as that classifier does, to the
+    queries the run lists."""
+    from .pytrec_eval import _empty_ranking_nan as trec
+    return trec(metric, {**settings, "missing": "skip"}, inputs)
 
 
 def _missing_query_counts(metric, settings, inputs) -> bool:
