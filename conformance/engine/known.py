@@ -262,17 +262,6 @@ class KnownIndex:
             return same_library_value(e.library_value, library_value)
         return False
 
-    def baseline_for(self, metric: str, prop: str, settings: Mapping, inputs: Mapping | None = None,
-                     library_value=_MISSING) -> KnownFailure | None:
-        """A baseline entry (written by `known --write`) saying that this property
-        template, under these settings, fails on this minimal input with this value."""
-        for e in self.entries:
-            if e.metric == metric and e.property == prop and not e.classifier \
-                    and self._settings_of(e) == dict(settings) and same_inputs(e.inputs, inputs) \
-                    and (library_value is _MISSING or same_library_value(library_value, e.library_value)):
-                return e
-        return None
-
     def has_conventions(self, metric: str) -> bool:
         return any(e.metric == metric and e.kind == "convention" for e in self.entries)
 

@@ -164,7 +164,7 @@ class _Rejected(Exception):
 
 
 def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
-                 hypothesis_settings=None, memo: dict | None = None) -> Record:
+                 memo: dict | None = None) -> Record:
     """One property of ``metric`` (``property_names``) judged on every input of the
     metric's corpus that the oracle defines; with ``memo`` (one dict per unit), the
     library's value on an input is computed once per setting (``LibraryCalls``)."""
@@ -174,7 +174,6 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                kind="property", test=prop, outcome="pass", tolerance=str(adapter.tolerance(metric)))
     r.description = _DESCRIPTIONS.get(prop.split("[")[0].split(":")[0], prop)
     settings = _settings_for(adapter, metric, prop)
-    size = hypothesis_settings.max_examples if hypothesis_settings is not None else examples
     adapter = LibraryCalls(adapter, memo if memo is not None else {}, f"{metric} {sorted(settings.items())!r}")
     r.conventions = _non_default(metric, settings)
     r.case_signature = m.signature(settings)
@@ -359,7 +358,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
     t0 = time.perf_counter()
     failures: list = []
     try:
-        items = _corpus.items(metric, strategy, plan.invariances if base == "invariance" else {}, size)
+        items = _corpus.items(metric, strategy, plan.invariances if base == "invariance" else {}, examples)
         todo = []
         for it in items:
             got = judged(it.inputs)
@@ -381,7 +380,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 count[0] += 1
                 failures.append(f)
         if failures:
-            raise _shrunk(failures[0], check, adapter, metric, settings, prop, size)
+            raise _shrunk(failures[0], check, adapter, metric, settings, prop, examples)
         if count[0] == 0:
             r.outcome, r.message = "skipped", "no corpus input was accepted by the library and the oracle"
             if skipped and skipped[-1]:
