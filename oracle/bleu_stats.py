@@ -179,30 +179,39 @@ def _nltk_smoothed(method, value, m, t, c, next_match, next_total, next_in_list)
     effective order), so method 7's method-4 step has smoothed it too."""
     k = len(t)
     ms, ts = list(m) + [next_match], list(t) + [next_total]
-    ps: list = [Fraction(ms[n], ts[n] if ts[n] > 1 else 1) if ms[n] else None for n in range(k + 1)]
+    # every precision is a + b log(c) with rationals a and b (method 4 gives its zero orders
+    # b log(c)): kept as (a, b), so that method 5's running mean of N orders is one sum, not
+    # an expression N levels deep
+    ps: list = [(Fraction(ms[n], ts[n] if ts[n] > 1 else 1), Fraction(0)) if ms[n] else None for n in range(k + 1)]
     if method in ("nltk4", "nltk7") and c > 1:
         # line 659: numerator = 1 / (2**incvnt * self.k / math.log(hyp_len)), incvnt = 1, 2, ...
         zeros = 0
         for n in range(k + 1 if next_in_list else k):
             if ms[n] == 0:
                 zeros += 1
-                ps[n] = product([log(Fraction(c)), Fraction(1, 2 ** zeros * (ts[n] if ts[n] > 1 else 1)) / value])
+                ps[n] = (Fraction(0), Fraction(1, 2 ** zeros * (ts[n] if ts[n] > 1 else 1)) / value)
+    log_c = log(Fraction(c)) if c > 1 else None
+
+    def closed(p):
+        a, b = p
+        return a if not b else total([a, product([log_c, b])]) if a else product([log_c, b])
     if method == "nltk4":
         if c <= 1:
             # no smoothing, and corpus_bleu sums w_n log p_n over p_n > 0 only (line 279, from
             # 3.6.6; before it math.log(0) raises): a zero order is left out, as if p_n = 1
-            return [p if p is not None else _ONE for p in ps[:k]]
-        return ps[:k]
+            return [closed(p) if p is not None else _ONE for p in ps[:k]]
+        return [closed(p) if p is not None else None for p in ps[:k]]
     # method5, lines 674-678: m[-1] = p_1 + 1; p'_n = (p'_{n-1} + p_n + p_{n+1}) / 3 with the
     # precisions as method4 left them (method7); p_{N+1} is the next order's raw precision
     # (a fresh modified_precision), or method 4's value when effective order dropped it
-    raw = [p if p is not None else Fraction(0) for p in ps]
-    ps = ps[:k]
-    prev = total([raw[0], _ONE])
+    raw = [p if p is not None else (Fraction(0), Fraction(0)) for p in ps]
+    out = []
+    a, b = raw[0][0] + 1, raw[0][1]
     for n in range(k):
-        prev = product([total([prev, raw[n], raw[n + 1]]), Fraction(1, 3)])
-        ps[n] = prev
-    return ps
+        a = (a + raw[n][0] + raw[n + 1][0]) / 3
+        b = (b + raw[n][1] + raw[n + 1][1]) / 3
+        out.append(closed((a, b)))
+    return out
 
 
 def _brevity(c: int, r) -> Fraction:

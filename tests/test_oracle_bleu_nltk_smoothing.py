@@ -85,3 +85,21 @@ def test_statistics_need_the_next_total_for_nltk5_and_nltk7():
         BLEU_STATISTICS.compute({**base, "next_order_totals": 3}, {"smoothing": "nltk5"})
     # cc5 reads only the matches: the total may be left out
     assert BLEU_STATISTICS.compute(base, {"smoothing": "cc5"}).value == 1
+
+
+def test_nltk7_at_order_1000_is_a_flat_sum_and_matches_nltk():
+    # method 5's running mean over N orders once nested N levels deep (a RecursionError after
+    # 25 s at N = 1000, in the explanation search of a bad-input row); a 3-token hypothesis has
+    # no n-gram of order 4 or more, so NLTK's fixed 5-gram extra order (method5's
+    # modified_precision(references, hypothesis, 5)) is 0 as the oracle's order N + 1 is, and
+    # method 4's 2**incvnt stays below 2**997 (a float)
+    nb = pytest.importorskip("nltk.translate.bleu_score")
+    n = 1000
+    exact = compute("sentence_bleu", {"hypothesis": "a b c", "references": ["a b c"]},
+                    {"tokenizer": "none", "smoothing": "nltk7", "smoothing_value": "5", "order": str(n),
+                     "no_match": "zero"}).value
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lib = nb.sentence_bleu([["a", "b", "c"]], ["a", "b", "c"], weights=[1 / n] * n,
+                               smoothing_function=nb.SmoothingFunction(k=5).method7)
+    assert abs(_float(exact) - lib) <= 1e-9 * abs(lib), (exact, lib)
