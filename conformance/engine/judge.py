@@ -93,10 +93,6 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
     unread = unread_input(adapter, metric, inputs)
     if unread:
         return Verdict("not-applicable", message=unread, oracle_result=result)
-    if configured is None:
-        configured = adapter.configure(metric, settings)
-    if isinstance(configured, Unsupported):
-        return Verdict("not-applicable", message=configured.reason, oracle_result=result)
     def texts():
         if is_structured(result.value):
             return (json.dumps(exact_json(result.value), ensure_ascii=False),
@@ -104,6 +100,12 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
         return (exact_str(result.value),
                 digits(result.value, 30) if not isinstance(result.value, Undefined) else str(result.value))
     try:
+        # the library's objects are made under the setting (configure) in the same guard as
+        # the call: a library that refuses a valid setting, or crashes making it, is judged
+        if configured is None:
+            configured = adapter.configure(metric, settings)
+        if isinstance(configured, Unsupported):
+            return Verdict("not-applicable", message=configured.reason, oracle_result=result)
         out = adapter.run(configured, inputs)
     except Skip as e:
         return Verdict("skipped", *texts(), message=str(e), oracle_result=result)
@@ -230,6 +232,12 @@ def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refu
         return Verdict("not-applicable", message=configured.reason)
     base = dict(exact=f"error({refusal})", digits="", run_settings=run, immaterial=substituted)
     try:
+        # the library's objects are made under the setting (configure) in the same guard as
+        # the call: a library that refuses a valid setting, or crashes making it, is judged
+        if configured is None:
+            configured = adapter.configure(metric, settings)
+        if isinstance(configured, Unsupported):
+            return Verdict("not-applicable", message=configured.reason, oracle_result=result)
         out = adapter.run(configured, inputs)
     except Skip as e:
         return Verdict("skipped", message=str(e), **base)
