@@ -243,12 +243,17 @@ def places(x, k: int) -> str:
 
 
 def to_float(x) -> float:
-    """The double nearest to x (certified)."""
+    """The double nearest to x (certified); beyond the largest double, an infinity of x's
+    sign (IEEE 754 round-to-nearest: a value of magnitude 2**1024 or more rounds to inf)."""
     if isinstance(x, Undefined):
         raise ValueError(f"{x} has no float value")
-    if is_rational(x):
-        return float(rational_value(x))
-    return _certify(x, float, 96)
+    try:
+        if is_rational(x):
+            return float(rational_value(x))
+        return _certify(x, float, 96)
+    except OverflowError:
+        lo, _ = interval(x, 64) if not is_rational(x) else (rational_value(x), None)
+        return float("inf") if lo > 0 else float("-inf")
 
 
 def fraction_of(x, bits: int = 200) -> tuple[Fraction, Fraction]:
