@@ -127,6 +127,9 @@ class SKLearn(Adapter):
     # multilabel indicator rows (n x L of 0/1) go to the same calls: scikit-learn reads them
     # as 'multilabel-indicator' targets (sklearn.utils.multiclass.type_of_target)
     # sample_weight: every classification function takes it (per-class accuracy through recall_score)
+    # accuracy_score(y_true, y_pred, *, normalize, sample_weight) and balanced_accuracy_score(y_true,
+    # y_pred, *, sample_weight, adjusted) have no labels parameter (sklearn/metrics/_classification.py)
+    unpassed_fields = {"accuracy": ("labels",), "balanced_accuracy": ("labels",)}
     input_forms = {m: (("multilabel",) if m in ("precision", "recall", "f1", "accuracy") else ()) + ("weighted",)
                    for m in ("confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall", "f1",
                              "balanced_accuracy", "classification_report")}

@@ -91,6 +91,12 @@ def _case_from_args(args):
         ref = args.case
         if "#" in ref:
             fname, cid = ref.split("#", 1)
+            if cid.startswith("bad-input."):   # a row of golden/bad_input/<family>.json
+                from conformance.engine.bad_input import find_case
+                case = find_case(ref)
+                if case is None:
+                    raise UsageError(f"{ref}: no bad-input example with id {cid}")
+                return case
             path = Path(fname)
             candidates = [path] if path.exists() else [p for p in case_files() if p.name == path.name]
             if not candidates:

@@ -183,6 +183,11 @@ class Adapter:
     # not an unrelated crash (IndexError, KeyError...: ``isolation.UNRELATED_CRASHES``) refuses.
     refusals: Mapping[str, tuple] = {}
 
+    # the input fields the library's entry point for a metric has no parameter for, so the
+    # adapter cannot pass them (scikit-learn's accuracy_score takes no labels): an input the
+    # spec refuses only because of such a field is not the library's to refuse
+    unpassed_fields: Mapping[str, tuple] = {}
+
     def refusal_types(self, metric: str) -> tuple:
         """The exception types that count as this library's refusal of an input for ``metric``
         (empty: any that is not an unrelated crash)."""

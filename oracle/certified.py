@@ -252,8 +252,17 @@ def to_float(x) -> float:
             return float(rational_value(x))
         return _certify(x, float, 96)
     except OverflowError:
-        lo, _ = interval(x, 64) if not is_rational(x) else (rational_value(x), None)
-        return float("inf") if lo > 0 else float("-inf")
+        if is_rational(x):
+            positive = rational_value(x) > 0
+        else:   # the sign of the interval's lower end, read as an mpf (no rational of 2**(10**k))
+            iv = _iv()
+            old = iv.prec
+            iv.prec = 64
+            try:
+                positive = _eval_iv(x, iv).a > 0
+            finally:
+                iv.prec = old
+        return float("inf") if positive else float("-inf")
 
 
 def fraction_of(x, bits: int = 200) -> tuple[Fraction, Fraction]:

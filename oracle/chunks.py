@@ -20,6 +20,16 @@ SCHEMES = {
 }
 
 
+def transitions() -> list[tuple[str, str]]:
+    """The tag pairs (previous, current) on which a reading or a scheme decides whether a
+    chunk ends or starts: every previous tag of O, B-, I-, E-, S- (type X) before every
+    current tag of B-, I-, E-, S- of the same type X and of another type Y, and BILOU's L-
+    and U- in their places. ``oracle/separators/tagging.py`` makes one probe of each."""
+    out = [("O", f"{p}-X") for p in "BIES"]
+    out += [(f"{a}-X", f"{b}-{t}") for a in "BIES" for b in "BIES" for t in "XY"]
+    return out + [("B-X", "L-X"), ("O", "U-X"), ("U-X", "U-X"), ("L-X", "I-X")]
+
+
 # ------------------------------------------------------------------ inputs
 
 def _plain_shape(fields: dict) -> bool:

@@ -95,6 +95,26 @@ def normalize_document(s: str) -> str:
 
 _NORMALIZERS = {"none": lambda s: s, "document": normalize_document, "squad": normalize_squad}
 
+# One (prediction, gold) pair per rule of the normalizations: equal after that rule (or, for a
+# rule that keeps something, "kept" and "inside a word", unequal only because of it):
+# ``oracle/separators/qa.py`` makes each a probe, so a library that gets one rule wrong
+# shows it on an input of one rule.
+RULE_PAIRS = (
+    ("lowercase", "Paris", "paris"),
+    ("ascii-punctuation-removed", "rock'n'roll", "rocknroll"),
+    ("non-ascii-punctuation-kept", "\u00abParis\u00bb", "Paris"),
+    ("hyphen-removed-before-articles", "state-of-the-art", "stateoftheart"),
+    ("article-a", "a cat", "cat"),
+    ("article-an", "an apple", "apple"),
+    ("article-the-inside-a-word", "theatre", "atre"),
+    ("article-uppercase", "The Cat", "cat"),
+    ("whitespace-runs", "new   york", "new york"),
+    ("tab-and-newline", "new\tyork\n", "new york"),
+    ("no-break-space", "new\u00a0york", "new york"),
+    ("trailing-period", "Paris.", "Paris"),
+    ("leading-punctuation", "...Paris", "Paris"),
+)
+
 
 def normalize(s: str, normalization: str) -> str:
     """The text ``s`` under the named normalization (none, document, squad)."""

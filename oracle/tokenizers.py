@@ -199,6 +199,26 @@ def tokenize_char(text: str) -> list[str]:
 
 TOKENIZERS = {"none": tokenize_none, "13a": tokenize_13a, "intl": tokenize_intl, "char": tokenize_char}
 
+# One short text per rule of each tokenizer (the rules of the module docstring), on which
+# that rule changes the tokens: ``oracle/separators/bleu.py`` makes each a probe whose
+# reference is the text as that tokenizer splits it, so a library that gets one rule wrong
+# shows it on an input of one rule.
+RULE_TEXTS = {
+    "13a": (("skipped", "a<skipped>b"), ("end-of-line-hyphen", "co-\noperate"), ("newline", "a\nb"),
+            ("entities", "&quot;x&quot; &amp; &lt;y&gt;"), ("apos-entity-kept", "it&apos;s"),
+            ("ascii-punctuation", "a(b)c[d]e!f?"), ("period-comma-after-letter", "end. then, so"),
+            ("period-comma-between-digits", "3.50 and 1,000"), ("dash-after-digit", "1990-91"),
+            ("dash-between-letters", "well-known"), ("apostrophe", "don't"),
+            ("information-separator", "a\x1fb"), ("no-break-space", "a\xa0b"),
+            ("non-ascii-punctuation", "\u00aba\u00bb \u201cb\u201d"), ("final-period-after-digit", "in 1990.")),
+    "intl": (("punctuation-between-letters", "a,b"), ("punctuation-between-digits", "3,50"),
+             ("number-final-period", "in 1990."), ("symbols", "a$b+c"), ("dash-between-letters", "well-known"),
+             ("unicode-punctuation", "\u00aba\u00bb \u201cb\u201d"), ("entities", "&quot;a&quot; it&apos;s"),
+             ("line-separator", "a\u2028b"), ("skipped", "a<skipped>b"), ("apostrophe", "don't")),
+    "char": (("cjk", "\u6771\u4eac\u90fd"), ("combining-mark", "e\u0301t\u00e9"), ("punctuation", "a,b.")),
+    "none": (("tab", "a\tb"), ("ideographic-space", "a\u3000b"), ("attached-punctuation", "end. then, so")),
+}
+
 
 def tokenize(text: str, name: str = "13a", lowercase: bool = False) -> list[str]:
     """Tokens of ``text`` under tokenizer ``name``; ``lowercase`` applies str.lower() first."""

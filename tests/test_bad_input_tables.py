@@ -47,3 +47,38 @@ def test_a_wrong_expectation_is_reported():
     assert "expected" in B.check(bad)
     assert B.check(dict(bad, expect={"value": "1/2"})) is None
     assert "expected InputError" in B.check(dict(bad, expect={"error": "InputError"}))
+
+
+def test_the_rows_become_cases_for_the_libraries():
+    # every example but those of knob values (ConventionError) and of the input object's own
+    # fields (rows marked "libraries"), each named for compare FILE#ID
+    cases = B.cases()
+    sent = sum(1 for t in TABLES for row in t["rows"] if "libraries" not in row
+               for ex in row["examples"] if ex["expect"].get("error") != "ConventionError")
+    assert len(cases) == sent > 400
+    assert not any(c.id.startswith("bad-input.tagging.0.") for c in cases)   # the object's fields
+    c = B.find_case("bad_input/tagging.json#bad-input.tagging.3.0")
+    assert c.metric == "token_accuracy" and c.expected["value"].startswith("error(InputError")
+
+
+def test_a_library_that_accepts_a_refused_row_fails():
+    # tagging rows[3]: pred[0] has 4 tags, gold[0] 5; seqeval's accuracy_score zips the
+    # flattened lists (seqeval/metrics/sequence_labeling.py accuracy_score: sum(y_t == y_p for
+    # y_t, y_p in zip(y_true, y_pred))) and returns 4 of 5 without a check of the lengths
+    pytest.importorskip("seqeval")
+    from conformance.engine.known import KnownIndex
+    from conformance.engine.resolve import load_adapter
+    from conformance.engine.runner import run_case
+    a = load_adapter("seqeval")
+    r = run_case(a, B.find_case("#bad-input.tagging.3.0"), KnownIndex(a, []))
+    assert r.outcome == "fail" and "accepts invalid input" in r.message, r.message
+    assert r.library_value == 0.8
+
+
+def test_run_sends_the_rows_only_when_asked():
+    from conformance.engine.resolve import load_adapter
+    from conformance.engine.runner import plan_units
+    a = load_adapter("jiwer")
+    parts = {u.part for u in plan_units({"jiwer": a}, ["wer"], [], bad_input=True)}
+    assert "bad-input" in parts
+    assert "bad-input" not in {u.part for u in plan_units({"jiwer": a}, ["wer"], [])}

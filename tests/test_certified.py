@@ -12,3 +12,9 @@ def test_to_float_beyond_the_largest_double_is_an_infinity():
     assert to_float(Fraction(-(2 ** 1100), 3)) == float("-inf")
     assert to_float(Fraction(2 ** 1023)) == 2.0 ** 1023
     assert to_float(Exp(Rat(Fraction(800)))) == float("inf")   # e**800 > 2**1154
+
+
+def test_to_float_of_a_closed_form_far_beyond_the_double_range():
+    # exp(10**7): its 64-bit interval's ends have exponents of about 1.4e7 bits, whose rationals
+    # mpmath refuses to build ("too many digits in integer"); the sign decides
+    assert to_float(Exp(Rat(Fraction(10 ** 7)))) == float("inf")

@@ -11,7 +11,8 @@ A file:
      "title": "Word, character and match error rates (`wer`, ...)",
      "preamble": "markdown before the table (optional)",
      "columns": ["input", "result"],
-     "rows": [{"input": "...", "result": "...",
+     "rows": [{"input": "...", "result": "...", "libraries": "why no library is given
+               this row (optional: the input object's own fields, which no library sees)",
                "examples": [{"metric": "wer", "inputs": {...}, "conventions": {...},
                              "expect": ..., "why": "the derivation"}]}],
      "note": "markdown after the table (optional)"}
@@ -32,7 +33,7 @@ from oracle import ConventionError, InputError, Undefined, compute
 from oracle.certified import same_value
 from oracle.conventions import _jsonable
 
-from .cases import _same_json, parse_expected, read_json_file
+from .cases import Case, _same_json, parse_expected, read_json_file
 
 ROOT = Path(__file__).resolve().parents[2] / "golden" / "bad_input"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "bad-input.md"
@@ -60,8 +61,11 @@ row the spec refuses, the exception types that are the library's refusal (declar
 its adapter, `refusals`, with the library's source; any other exception, an exit, a
 signal, a hang or a memory kill is an `error`, never a refusal); on a row without a
 value, how the library represents it (`raise`, the canonical one; `nan` or `none`, a
-divergence its adapter declares). A run sends the rows to the libraries through the
-golden cases and the `invalid:*` properties.
+divergence its adapter declares). `metric-conformance run --bad-input` sends every example of every row (but those of
+knob values, `ConventionError`, whose options an adapter sets only from valid settings, and the
+rows of the input object's own fields, which an adapter translates into a call) to
+each library that implements its metric, as a golden case `bad-input.<family>.<row>.<example>`
+(`metric-conformance compare golden/bad_input/<family>.json#<id> --adapter NAME` replays one).
 """
 
 
@@ -147,6 +151,46 @@ def check(example: dict) -> str | None:
     return None if ok else f"expected {want!r}, the oracle gives {_jsonable(value)!r}"
 
 
+def case_id(family: str, r: int, e: int) -> str:
+    return f"bad-input.{family}.{r}.{e}"
+
+
+def cases(metric: str | None = None) -> list[Case]:
+    """Every example of every row as a golden case, sent to each library that implements its
+    metric: a refusal the library must make with one of the exception types its adapter
+    declares, an undefined value it must represent as its adapter declares, a value it
+    must give. Not sent: the rows of knob values the spec refuses (``ConventionError``),
+    since a library's options are set by its adapter from a valid setting. The case's
+    inputs are the oracle's (``expand``); its file, ``golden/bad_input/<family>.json``,
+    and id, ``bad-input.<family>.<row>.<example>``, name it for ``compare FILE#ID``."""
+    out = []
+    for t in tables():
+        for r, row in enumerate(t["rows"]):
+            if "libraries" in row:   # a row the libraries are not given, and why
+                continue
+            for e, ex in enumerate(row["examples"]):
+                if metric and ex["metric"] != metric or ex["expect"].get("error") == "ConventionError":
+                    continue
+                expect = ex["expect"]
+                if "error" in expect:
+                    value = f"error({expect['error']}: {expect.get('names', '')})"
+                elif "undefined" in expect:
+                    value = f"undefined({expect['undefined'] if isinstance(expect['undefined'], str) else ''})"
+                else:
+                    value = expect["value"]
+                out.append(Case(case_id(t["family"], r, e), row["input"],
+                                {"reference": f"golden/bad_input/{t['family']}.json rows[{r}]: {ex.get('why', '')}"},
+                                ["bad-input"], ex["metric"], ex.get("conventions") or {}, expand(ex["inputs"]),
+                                {"value": value}, f"bad_input/{t['family']}.json", ex["inputs"]))
+    return out
+
+
+def find_case(ref: str) -> Case | None:
+    """The bad-input case ``[path/]<family>.json#bad-input.<family>.<row>.<example>``."""
+    _, _, cid = ref.partition("#")
+    return next((c for c in cases() if c.id == cid), None)
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -174,6 +218,8 @@ def library_cell(row: dict, libraries: list) -> str:
     types that are its refusal (``Adapter.refusal_types``: anything else is a crash); on a row
     without a value, how it represents it (``Adapter.undefined_as``: raise, nan, none). Only
     the libraries that implement one of the row's metrics."""
+    if "libraries" in row:
+        return row["libraries"]
     metrics = sorted({ex["metric"] for ex in row["examples"]})
     refused = any("error" in ex["expect"] for ex in row["examples"])
     undefined = any("undefined" in ex["expect"] for ex in row["examples"])

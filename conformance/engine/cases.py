@@ -43,6 +43,9 @@ class Case:
     inputs: dict
     expected: dict
     file: str = ""
+    # the inputs as the file writes them, where they differ from the oracle's (a bad-input
+    # row's {"$repeat": ...} and {"$float": ...}): what a report shows
+    written_inputs: dict | None = None
 
     @property
     def where(self) -> str:

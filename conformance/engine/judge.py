@@ -213,6 +213,16 @@ def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refu
     unread = unread_input(adapter, metric, inputs)
     if unread:
         return Verdict("not-applicable", message=unread)
+    unpassed = [f for f in getattr(adapter, "unpassed_fields", {}).get(metric, ()) if f in inputs]
+    if unpassed:
+        try:
+            get_metric(metric).compute({k: v for k, v in inputs.items() if k not in unpassed}, settings)
+        except (InputError, ConventionError):
+            pass   # refused without them too: judged
+        else:
+            return Verdict("not-applicable", message=(
+                f"the spec refuses this input only because of {', '.join(unpassed)}, which {adapter.name}'s "
+                f"entry point for {metric} takes no parameter for (the adapter's unpassed_fields)"))
     run, substituted, why = adapter.nearest_setting(metric, settings)
     if run is None:
         return Verdict("not-applicable", message=why)
@@ -227,17 +237,17 @@ def judge_invalid(adapter, metric: str, settings: Mapping, inputs: Mapping, refu
                 "the spec refuses this input only under " + ", ".join(f"{k}={a}" for k, (a, b) in others.items())
                 + ", which the library cannot take; at its own "
                 + ", ".join(f"{k}={b}" for k, (a, b) in others.items()) + " the input is valid"))
-    configured = adapter.configure(metric, run)
-    if isinstance(configured, Unsupported):
-        return Verdict("not-applicable", message=configured.reason)
     base = dict(exact=f"error({refusal})", digits="", run_settings=run, immaterial=substituted)
     try:
-        # the library's objects are made under the setting (configure) in the same guard as
-        # the call: a library that refuses a valid setting, or crashes making it, is judged
-        if configured is None:
-            configured = adapter.configure(metric, settings)
-        if isinstance(configured, Unsupported):
-            return Verdict("not-applicable", message=configured.reason, oracle_result=result)
+        configured = adapter.configure(metric, run)
+    except (Exception, SystemExit) as e:   # under a valid setting: not a refusal of the input
+        tb = traceback.format_exception_only(type(e), e)[-1].strip()
+        return Verdict("crash", library_value=f"raised {tb}", message=tb,
+                       explanation=f"the library raised {tb} making its objects under a valid setting, before "
+                                   "it saw the input", **base)
+    if isinstance(configured, Unsupported):
+        return Verdict("not-applicable", message=configured.reason)
+    try:
         out = adapter.run(configured, inputs)
     except Skip as e:
         return Verdict("skipped", message=str(e), **base)

@@ -11,6 +11,7 @@ from typing import Callable, Iterable
 from oracle.conventions import ConventionError
 from oracle.registry import get_metric
 
+from conformance.engine.bad_input import cases as bad_input_cases
 from conformance.engine.cases import Case, load_cases
 from conformance.engine.defaults import run_default_call
 from conformance.engine.judge import judge_case
@@ -85,7 +86,7 @@ def run_case(adapter, case: Case, known: KnownIndex) -> Record:
     else:
         if v.status in ("accepts-invalid", "crash") and not expects_error:
             r.message = (r.message + "; " if r.message else "") + "the oracle refuses this golden case's input"
-        r.inputs = case.inputs
+        r.inputs = case.written_inputs or case.inputs
         kf = recorded or known.recognise(
             case.metric, v.run_settings or settings, case.inputs, v.reproducing, library_value=v.library_value,
             status=v.status)
@@ -199,15 +200,18 @@ def _same_exact(a: str, b: str) -> bool:
 class Unit:
     adapter: str
     metric: str
-    part: str      # golden | properties | known | divergence
+    part: str      # golden | bad-input | properties | known | divergence
     # the divergence part is one unit per adapter, over these metrics in this order: a search
     # tries first the inputs earlier searches of the same family found (divergence._FOUND), so
     # what it finds must not depend on which units a worker process happened to run before
     metrics: tuple = ()
 
 
-def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case]) -> list[Unit]:
+def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case], bad_input: bool = False) -> list[Unit]:
+    """The units of a run; with ``bad_input``, one more per adapter and metric that has
+    bad-input examples (``golden/bad_input``): each example sent to the library."""
     units = []
+    bad = {c.metric for c in bad_input_cases()} if bad_input else set()
     for name, a in adapters.items():
         diverging = []
         for metric in a.metrics():
@@ -215,6 +219,8 @@ def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case])
                 continue
             if any(c.metric == metric for c in cases):
                 units.append(Unit(name, metric, "golden"))
+            if metric in bad:
+                units.append(Unit(name, metric, "bad-input"))
             if property_names(a, metric):
                 units.append(Unit(name, metric, "properties"))
             if any(e.metric == metric for e in load_known(name)):
@@ -298,8 +304,12 @@ def _run_unit(unit: Unit, examples: int, case_paths, adapters: dict | None, limi
     try:
         if unit.part == "golden":
             cases = load_cases(case_paths, unit.metric)
-            bare_call = [run_default_call(a, unit.metric, cases, known)] if getattr(a, "takes_options", True) else []
+            # the call with no optional argument is judged on the golden inputs, the valid ones
+            bare_call = [run_default_call(a, unit.metric, cases, known)] \
+                if cases and getattr(a, "takes_options", True) else []
             return [run_case(a, c, known) for c in cases] + bare_call
+        if unit.part == "bad-input":
+            return [run_case(a, c, known) for c in bad_input_cases(unit.metric)]
         if unit.part == "known":
             return [run_known_entry(a, e, outside=e in known.out_of_range, known=known)
                     for e in known.entries + known.out_of_range if e.metric == unit.metric]
@@ -343,14 +353,14 @@ def _run_divergence_unit(a, unit: Unit, known, examples: int) -> list[Record]:
 
 def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs: int = 1,
             case_paths=None, progress: Callable[[str], None] | None = None,
-            limits: Limits | None = None, previous: dict | None = None) -> list[Record]:
+            limits: Limits | None = None, previous: dict | None = None, bad_input: bool = False) -> list[Record]:
     """Every unit of every adapter; with ``limits`` (the default ones when None), each
     library call in a worker process under them (``conformance.engine.isolation``).
     ``previous``: the seconds a previous report gives each (adapter, metric, kind), which
     orders the units among the workers (``conformance.engine.schedule``)."""
     limits = limits or Limits()
     cases = load_cases(case_paths)
-    units = plan_units(adapters, metrics, cases)
+    units = plan_units(adapters, metrics, cases, bad_input)
     records: list[Record] = []
     done = 0
 

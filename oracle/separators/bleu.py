@@ -10,7 +10,21 @@ def _pair(name: str, hyp: str, refs: list[str]):
             (name, {"hypothesis": hyp, "references": list(refs)}, ("sentence_bleu",))]
 
 
+def _rule_probes():
+    """One segment per rule of each tokenizer (``oracle.tokenizers.RULE_TEXTS``): the rule's
+    text inside a sentence, against a reference that is the sentence as that tokenizer
+    splits it (the same tokens under it, other tokens under a tokenizer without the rule)."""
+    from oracle.tokenizers import RULE_TEXTS, tokenize
+    out = []
+    for name, rules in RULE_TEXTS.items():
+        for rule, text in rules:
+            hyp = f"we saw {text} there today"
+            out += _pair(f"tokenizer-{name}-{rule}", hyp, [" ".join(tokenize(hyp, name))])
+    return out
+
+
 PROBES = [
+    *_rule_probes(),
     # clipping (Papineni et al. 2002, section 2.1): each n-gram counts at most as often as the
     # reference holds it: "the" 3 times against 2 in the reference counts 2, "the cat" 3
     # times against 1 counts 1 (unigrams 3/6 clipped, 6/6 not; bigrams 1/5, 3/5)

@@ -1,7 +1,16 @@
 """Separating probes of exact match and SQuAD F1 (``oracle.qa``)."""
 from __future__ import annotations
 
+def _rule_probes():
+    """One item per normalization rule (``oracle.qa.RULE_PAIRS``): its prediction against its
+    gold, beside an item matched under every normalization (so the mean is not only the rule)."""
+    from oracle.qa import RULE_PAIRS
+    return [(f"normalization-{rule}", {"predictions": [pred, "cat"], "references": [[gold], ["cat"]]})
+            for rule, pred, gold in RULE_PAIRS]
+
+
 PROBES = [
+    *_rule_probes(),
     # normalization: case, an article, punctuation; a trailing period ("document" strips it)
     ("normalization", {"predictions": ["The Eiffel Tower.", "a cat", "Paris!"],
                        "references": [["Eiffel Tower"], ["cat"], ["paris"]]}),

@@ -9,7 +9,28 @@ def _both(name, inputs):
     return [(name, inputs, _SEQ + _SCHEMA)]
 
 
+def _transition_probes():
+    """One sentence per tag transition (``oracle.chunks.transitions``): gold is the pair then
+    O, the prediction keeps the first tag only, so the value says whether the reading ended
+    the first chunk before the second tag (the prediction matches it) or not."""
+    from oracle.chunks import transitions
+    return [p for prev, cur in transitions()
+            for p in _both(f"transition-{prev}-{cur}", {"gold": [[prev, cur, "O"]], "pred": [[prev, "O", "O"]]})]
+
+
+# type names that share the part before a hyphen, or the first letters: a library that
+# compares types by a prefix of their names merges them
+SHARED_PREFIX = [
+    *_both("types-share-first-part", {"gold": [["B-LOC-CITY", "I-LOC-CITY", "O", "B-LOC"]],
+                                      "pred": [["B-LOC-REGION", "I-LOC-REGION", "O", "B-LOC"]]}),
+    *_both("type-inside-another-type", {"gold": [["B-LOC", "I-LOC-CITY", "O"]], "pred": [["B-LOC", "I-LOC", "O"]]}),
+    *_both("types-share-first-letters", {"gold": [["B-PER", "O", "B-PERSON"]], "pred": [["B-PERSON", "O", "B-PER"]]}),
+]
+
+
 PROBES = [
+    *_transition_probes(),
+    *SHARED_PREFIX,
     # types of different support and accuracy (average, beta), a type only predicted and one only
     # in gold (zero_division), an I- that starts a chunk and a type change inside one (reading),
     # a type name with a hyphen inside it that shares its first part with another (tag_format's
