@@ -3,10 +3,6 @@ JSON that reading cannot turn into code and that never decides a verdict by itse
 
 - ``corpus``: the inputs of one corpus (``conformance.engine.corpus``), read back through
   JSON when made too, so that a stored corpus and a fresh one are the same items;
-- ``examples/``: the example databases of the searches that shrink a failing property's
-  input (hypothesis's ``DirectoryBasedExampleDatabase``, one directory per property: plain
-  bytes of choices that hypothesis replays and checks again itself; a stored example
-  that no longer fails is only a first try).
 
 Every entry lives under a namespace: a digest of the source of ``conformance``,
 ``oracle`` and ``adapters``, hypothesis's, NumPy's and Python's versions; a change to
@@ -197,15 +193,3 @@ def save(kind: str, key, value) -> None:
     d = _dir()
     if d is not None and kind in KINDS and storable(key):
         write_entry(d / kind / digest(key), kind, repr(key), value)
-
-
-def examples_dir(key) -> Path | None:
-    """The directory of the example database of the search ``key`` (made, mode 0700), or
-    None where the cache is off."""
-    d = _dir()
-    if d is None or not storable(key):
-        return None
-    try:
-        return _made(d / "examples" / digest(key))
-    except Exception:
-        return None

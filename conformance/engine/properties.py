@@ -16,7 +16,7 @@ Every property judges every input of its metric's corpus (``conformance.engine.c
 that the oracle defines under its setting: a disagreement that a known-failure entry
 explains is counted on its input and the loop goes on, so a known failure never hides
 another. The first unexplained one is shrunk by hypothesis (a seeded search of the same
-strategy for an unexplained failure, with an example database in the cache) and
+strategy for an unexplained failure, seeded) and
 reported with its minimal input, and with how many corpus inputs failed unexplained.
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ from oracle.compare import _paths, as_number, compare, compare_value
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 
-from conformance.engine import cache, corpus as _corpus
+from conformance.engine import corpus as _corpus
 from conformance.engine.calls import LibraryCalls
 from conformance.engine.corpus import PROPERTY_SEED
 from conformance.engine.explain import explanation, reproduces
@@ -430,14 +430,13 @@ def _asked(inputs, got, other) -> list:
 
 def _shrunk(first: Finding, check, adapter, metric: str, settings: dict, prop: str, size: int) -> Finding:
     """The unexplained failure to report: hypothesis's search of the strategy for one
-    (seeded, so every run walks alike), shrunk to a minimal input, its example database in
-    the cache (``cache.examples_dir``); ``first`` (the corpus's first, unshrunk) where that
-    search meets none."""
-    from hypothesis.database import DirectoryBasedExampleDatabase
+    (seeded, so every run walks alike and finds and shrinks the same input), shrunk to a
+    minimal input; ``first`` (the corpus's first, unshrunk) where that search meets none.
+    No example database: hypothesis ties a database to random runs (``@seed`` and
+    ``derandomize`` imply ``database=None``), and a seeded search finds the same failure
+    every run without one."""
     from hypothesis.errors import Unsatisfiable
-    where = cache.examples_dir(("property", adapter.name, adapter.library, str(adapter.version()), metric,
-                                repr(sorted(settings.items())), prop, size))
-    hs = search_settings(size, DirectoryBasedExampleDatabase(str(where)) if where is not None else None)
+    hs = search_settings(size)
     test = seed(PROPERTY_SEED)(hs(given(st.data())(check)))
     try:
         test()

@@ -47,10 +47,11 @@ def load_local_modules() -> None:
                     pass
 
 
-def search_settings(max_examples: int, database=None) -> settings:
-    """Derandomized settings; with ``database`` (an example database), seeded instead
-    (the caller's ``@seed``): hypothesis keeps and replays there what failed."""
+def search_settings(max_examples: int) -> settings:
+    """Derandomized settings (the caller may ``@seed`` instead), no example database: a
+    seeded or derandomized walk is the same every run, and hypothesis keeps a database only
+    for random ones (``derandomize=True`` and ``@seed`` both imply ``database=None``)."""
     load_local_modules()
-    return settings(max_examples=max(int(max_examples), 1), derandomize=database is None, database=database,
+    return settings(max_examples=max(int(max_examples), 1), derandomize=True, database=None,
                     deadline=None, print_blob=False, report_multiple_bugs=False,
                     suppress_health_check=list(HealthCheck), phases=PHASES)
