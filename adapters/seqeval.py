@@ -110,6 +110,10 @@ class SeqEval(Adapter):
     name = "seqeval"
     # the exceptions its own code refuses an input with: check_consistent_length and the scheme checks raise ValueError (TypeError for a non-list)
     refusals = {"*": ("ValueError", "TypeError")}
+    # f1_score, precision_recall_fscore_support, accuracy_score and classification_report take
+    # y_true and y_pred only (seqeval/metrics/sequence_labeling.py): no tokens
+    unpassed_fields = {m: ("tokens",) for m in ("token_accuracy", "entity_f1", "entity_precision", "entity_recall",
+                                                "entity_report")}
     library = "seqeval"
     import_name = "seqeval.metrics"
     homepage = "https://github.com/chakki-works/seqeval"
@@ -175,6 +179,10 @@ class SeqEval(Adapter):
             opts["average"] = settings["average"]
         if metric == "entity_f1":
             opts["beta"] = Fraction(settings["beta"])
+            try:
+                float(opts["beta"])
+            except OverflowError:   # precision_recall_fscore_support takes beta as a float
+                raise Skip(f"beta={settings['beta']} has no double: seqeval takes beta as a float") from None
         return opts
 
     # --------------------------------------------------------------------- call
