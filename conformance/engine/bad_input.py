@@ -159,10 +159,12 @@ def cases(metric: str | None = None) -> list[Case]:
     """Every example of every row as a golden case, sent to each library that implements its
     metric: a refusal the library must make with one of the exception types its adapter
     declares, an undefined value it must represent as its adapter declares, a value it
-    must give. Not sent: the rows of knob values the spec refuses (``ConventionError``),
-    since a library's options are set by its adapter from a valid setting. The case's
-    inputs are the oracle's (``expand``); its file, ``golden/bad_input/<family>.json``,
-    and id, ``bad-input.<family>.<row>.<example>``, name it for ``compare FILE#ID``."""
+    must give. Not sent: the examples of knob values the spec refuses (``ConventionError``),
+    since a library's options are set by its adapter from a valid setting, and the rows
+    marked ``libraries`` (the input object's own fields, which no library sees). The case's
+    inputs are the oracle's (``expand``), ``written_inputs`` the table's; its file,
+    ``bad_input/<family>.json``, and id, ``bad-input.<family>.<row>.<example>``, name it for
+    ``compare FILE#ID``."""
     out = []
     for t in tables():
         for r, row in enumerate(t["rows"]):
