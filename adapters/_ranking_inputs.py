@@ -2,7 +2,7 @@
 
 Both libraries take ``{query: {doc: score}}`` with float scores and
 ``{query: {doc: int grade}}``. A score is passed as the double nearest to its
-exact value (``float(Fraction(s))``: exact for ints below 2**53, floats and
+exact value (``as_float(s)``: exact for ints below 2**53, floats and
 dyadic decimals such as "2.25"). Two things cannot be passed and raise
 ``Skip``: two distinct exact scores of one query that round to the same
 double (the adapter would create a tie the input does not have), a score
@@ -13,18 +13,18 @@ oracle's alike.
 """
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from fractions import Fraction
 
 from conformance.protocol import Skip
 
+from ._numbers import as_float, exact_number
 
-def exact_score(s) -> Fraction:
-    if isinstance(s, str):
-        return Fraction(s.strip())
-    if isinstance(s, Decimal):
-        return Fraction(s)
-    return Fraction(s)
+
+def exact_score(s):
+    """The exact value of a score (a text read by ``exact_number``: no exponent expanded)."""
+    return exact_number(s)
 
 
 def float_ranking(q, ranking, rounded: bool = False) -> dict:
@@ -46,10 +46,9 @@ def float_ranking(q, ranking, rounded: bool = False) -> dict:
     out, exact_of = {}, {}
     for d, s in pairs:
         x = Fraction(s) if type(s) is float else exact_score(s)
-        try:
-            f = s if type(s) is float else float(x)
-        except OverflowError:
-            raise Skip(f"run[{q!r}][{d!r}]: score {s!r} is beyond the double range") from None
+        f = s if type(s) is float else as_float(x)
+        if math.isinf(f) and not (isinstance(x, Decimal) and x.is_infinite()):
+            raise Skip(f"run[{q!r}][{d!r}]: score {s!r} is beyond the double range")
         prev = exact_of.setdefault(f, x)
         if prev != x and not rounded:
             raise Skip(f"run[{q!r}][{d!r}]: score {s!r} and another score of the query, {prev}, "

@@ -13,6 +13,8 @@ from fractions import Fraction
 from typing import Mapping
 
 from conformance.protocol import ANY, LibraryOutput
+
+from ._numbers import as_float
 from oracle.compare import Tolerance
 
 METRICS = ("score_average_precision", "label_ranking_average_precision", "score_dcg", "score_ndcg",
@@ -66,8 +68,8 @@ TOLERANCES = {m: Tolerance(ulps=64, rel=Fraction(1, 10 ** 12)) for m in METRICS}
 def _array(x):
     import numpy as np
     if isinstance(x, list) and x and isinstance(x[0], list):
-        return np.array([[float(Fraction(v)) if isinstance(v, str) else v for v in row] for row in x], dtype=float)
-    return np.array([float(Fraction(v)) if isinstance(v, str) else v for v in x], dtype=float)
+        return np.array([[as_float(v) if isinstance(v, str) else v for v in row] for row in x], dtype=float)
+    return np.array([as_float(v) if isinstance(v, str) else v for v in x], dtype=float)
 
 
 def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:

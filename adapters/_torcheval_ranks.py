@@ -20,6 +20,8 @@ from fractions import Fraction
 from typing import Mapping
 
 from conformance.protocol import LibraryOutput, Skip
+
+from ._numbers import as_float
 from oracle.compare import Tolerance
 
 _SRC = "torcheval/metrics/functional/ranking"
@@ -61,7 +63,7 @@ def _tensors(inputs: Mapping):
             raise Skip("labels of mixed types have no class order to index by") from None
     index = {c: j for j, c in enumerate(classes)}
     try:
-        rows = [[float(Fraction(v)) if isinstance(v, str) else float(v) for v in row] for row in y_score]
+        rows = [[as_float(v) if isinstance(v, str) else float(v) for v in row] for row in y_score]
         target = [index.get(t, len(classes)) for t in y_true]
         return torch.tensor(rows, dtype=torch.float64), torch.tensor(target, dtype=torch.int64), len(classes)
     except (TypeError, ValueError, ZeroDivisionError):

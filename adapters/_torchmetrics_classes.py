@@ -28,6 +28,8 @@ from fractions import Fraction
 from typing import Mapping
 
 from conformance.protocol import ANY, LibraryOutput, Skip
+
+from ._numbers import as_float
 from oracle.compare import Tolerance
 
 METRICS = ("confusion_matrix", "accuracy", "per_class_accuracy", "balanced_accuracy", "precision", "recall", "f1")
@@ -272,7 +274,7 @@ def score_tensors(inputs: Mapping):
     classes = list(inputs["labels"]) if inputs.get("labels") is not None else list(range(len(rows[0]) if rows else 0))
     index = {c: i for i, c in enumerate(classes)}
     try:
-        preds = torch.tensor([[float(Fraction(x)) if isinstance(x, str) else float(x) for x in r] for r in rows],
+        preds = torch.tensor([[as_float(x) if isinstance(x, str) else float(x) for x in r] for r in rows],
                              dtype=torch.float64)
     except (TypeError, ValueError, ZeroDivisionError):
         raise Skip("scores torch cannot hold as float64") from None

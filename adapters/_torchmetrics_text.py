@@ -42,6 +42,7 @@ from conformance.protocol import ANY, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from ._bleu_inputs import segments, weight_list
+from ._numbers import as_float, exact_number, ln, ln_complement
 
 RATES = ("wer", "mer", "wil", "wip")
 _WORD = {"tokenize": ("whitespace",), "case": ("mixed",), "punctuation": ("keep",),
@@ -331,12 +332,13 @@ def _probs_as_logits(probs, ignore_index=None, logs: bool = False) -> tuple[list
                 row.append([p, p])   # a NaN probability: NaN logits, for the library to refuse
                 continue
             try:
-                q = Fraction(p)
-            except (ValueError, TypeError, OverflowError):
+                q = exact_number(p)
+                inside = 0 <= q <= 1
+            except (ValueError, TypeError, OverflowError, ArithmeticError):
                 raise Skip(f"probability {p!r} has no logits form")
-            if not 0 <= q <= 1:
+            if not inside:
                 raise Skip("a probability outside [0, 1] has no logits form")
-            row.append([math.log(q) if q > 0 else float("-inf"), math.log(1 - q) if q < 1 else float("-inf")])
+            row.append([ln(q), ln_complement(q)])
         logits.append(row)
         targets.append(tgt)
     return logits, targets
@@ -359,5 +361,5 @@ def _exp_of_log(x):
 
 def _float(v) -> float:
     if isinstance(v, str):
-        return float(Fraction(v)) if v not in ("-inf", "inf") else float(v)
+        return as_float(v)
     return float(v)

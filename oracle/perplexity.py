@@ -216,12 +216,17 @@ def _as_float32(v, where: str):
     import numpy as np
     if v is _NEG_INF:
         return v
+    try:
+        d = float(v)
+    except OverflowError:   # beyond the doubles, so beyond float32's range too
+        d = float("inf") if v > 0 else float("-inf")
     with np.errstate(over="ignore"):
-        f = np.float32(float(v))
+        f = np.float32(d)
     if np.isinf(f):
         if f < 0:
             return _NEG_INF
-        raise InputError(f"{where}: {float(v)!r} is beyond float32's range (logit_precision=float32)", item=where)
+        shown = f"{float(v)!r}" if not np.isinf(d) else "a number beyond the doubles"
+        raise InputError(f"{where}: {shown} is beyond float32's range (logit_precision=float32)", item=where)
     return Fraction(float(f))
 
 

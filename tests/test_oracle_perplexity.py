@@ -337,3 +337,14 @@ def test_arbitrary_json_gives_a_value_or_a_typed_error(inputs, conv):
     assert r.value is not None
     if not isinstance(r.value, Undefined):
         assert digits(r.value, 10)
+
+
+def test_float32_logit_beyond_the_doubles_is_refused_by_name():
+    # 1e400 has no double; under logit_precision=float32 it is beyond float32's range like
+    # any logit above 3.4e38: an InputError naming the logit, not an OverflowError from float()
+    with pytest.raises(InputError, match=r"logits\[0\]\[0\]\[0\]"):
+        compute("perplexity", {"logits": [[["1e400", "0"]]], "targets": [[0]]}, {"logit_precision": "float32"})
+    # far below float32's range: a probability of 0 for that word (ln 0 = -inf logit), so a
+    # target on the other word has probability 1 and perplexity exactly 1 (e**0)
+    assert compute("perplexity", {"logits": [[["-1e400", "0"]]], "targets": [[1]]},
+                   {"logit_precision": "float32"}).value == 1

@@ -154,9 +154,37 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
     expl = "the value agrees but a sufficient statistic differs"
     if not cmp.agrees:
         expl = explanation([], out.value, result.value, result.stats)
-        if explain_it and _comparable(out.value):
+        size = input_items(inputs)
+        if explain_it and _comparable(out.value) and size > EXPLAIN_ITEMS:
+            expl += (f" (no explanation search on an input of {size:,} items, more than {EXPLAIN_ITEMS:,}: "
+                     "each candidate setting and neighbour would be scored at that size)")
+        elif explain_it and _comparable(out.value):
             found, expl = proven_explanation(adapter, metric, settings, inputs, out.value, tol, result)
     return Verdict("disagree", exact_text, dig, lib_value, cmp, stat_diff, expl, found, oracle_result=result)
+
+
+#: the largest input (``input_items``) an explanation is searched on: the search scores the
+#: input under tens of candidate settings and the library on its neighbours, which on the
+#: bad-input tables' size rows (20,000 tokens, order 1,000) took minutes per row
+EXPLAIN_ITEMS = 5_000
+
+
+def input_items(inputs, stop: int = EXPLAIN_ITEMS + 1) -> int:
+    """The size of an input as items: a text counts its whitespace-separated tokens (at least
+    one), a list or mapping its members' items, anything else one; counting stops at ``stop``."""
+    n, todo = 0, [inputs]
+    while todo and n < stop:
+        x = todo.pop()
+        if isinstance(x, str):
+            n += max(1, x.count(" ") + 1) if len(x) < 4 * stop else stop
+        elif isinstance(x, Mapping):
+            todo.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            n += 0 if x else 1
+            todo.extend(x)
+        else:
+            n += 1
+    return n
 
 
 def undefined_shown(value) -> str | None:
