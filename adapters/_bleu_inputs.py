@@ -17,13 +17,16 @@ def bleu_profiles(tokenizer: str, smoothing: str, scale: str, sentence_effective
 
 
 def bleu_inputs(inputs: Mapping) -> tuple[list, list]:
-    """(hypotheses, references) of a ``bleu`` input; references[i] lists the refs of hypothesis i."""
-    return list(inputs["hypotheses"]), [list(r) for r in inputs["references"]]
+    """(hypotheses, references) of a ``bleu`` input; references[i] lists the refs of hypothesis i
+    (a text where the list belongs is kept a text, for the library to see the mistake)."""
+    return list(inputs["hypotheses"]), [r if isinstance(r, str) else list(r) for r in inputs["references"]]
 
 
 def sentence_inputs(inputs: Mapping) -> tuple[str, list]:
-    """(hypothesis, references) of a ``sentence_bleu`` input."""
-    return inputs["hypothesis"], list(inputs["references"])
+    """(hypothesis, references) of a ``sentence_bleu`` input (references given as one text
+    where the list belongs stay that text, the library's to refuse)."""
+    refs = inputs["references"]
+    return inputs["hypothesis"], refs if isinstance(refs, str) else list(refs)
 
 
 def segments(metric: str, inputs: Mapping) -> tuple[list, list]:

@@ -71,3 +71,15 @@ def ln_complement(v) -> float:
             c.prec = 40
             return ln(1 - x)
     return ln(1 - x)
+
+
+def setting_double(knob: str, value: str, library: str) -> float:
+    """A numeric knob value as the double a library that takes a float is given; ``Skip``
+    when the value has none (beyond the doubles, or a nonzero value below them: the library
+    would be judged at inf or 0, another setting)."""
+    from conformance.protocol import Skip
+    f = as_float(value)
+    if math.isinf(f) or (f == 0 and exact_number(value) != 0):
+        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
+        raise Skip(f"{knob}={shown} has no double, and {library} takes {knob} as a float")
+    return f

@@ -35,6 +35,7 @@ from conformance.protocol import ANY, Adapter, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from ._bleu_inputs import bleu_inputs, bleu_profiles, segments, sentence_inputs, uniform_weights, weight_list
+from ._numbers import setting_double
 
 _METHOD = {"none": "method0", "floor": "method1", "add-k": "method2", "exp": "method3",
            "cc4": "method4", "cc5": "method5", "cc6": "method6", "cc7": "method7",
@@ -139,11 +140,11 @@ class NLTK(Adapter):
         value = settings.get("smoothing_value", "-")
         params = {}
         if method == "floor":
-            params["epsilon"] = float(Fraction(value))
+            params["epsilon"] = setting_double("smoothing_value", value, "nltk")
         elif method in ("cc4", "cc7", "nltk4", "nltk7"):
-            params["k"] = float(Fraction(value))
+            params["k"] = setting_double("smoothing_value", value, "nltk")
         elif method == "cc6":
-            params["alpha"] = float(Fraction(value))
+            params["alpha"] = setting_double("smoothing_value", value, "nltk")
         return {"weights": tuple(float(w) for w in ws), "method": _METHOD[method], "params": params,
                 "auto_reweigh": settings["effective_order"] == "yes"}
 

@@ -43,6 +43,7 @@ from . import _sacrebleu_chrf as _chrf
 from ._bleu_inputs import (all_texts as _all_texts, bleu_inputs, bleu_profiles, intl_entities as _intl_entities,
                            intl_without_entities, oracle_on_texts as _oracle_on_texts, segments, sentence_inputs,
                            uniform_weights)
+from ._numbers import setting_double
 from ._sacrebleu_v1 import _NONE_REFS, call_v1
 
 _V1 = "<2.0.0"            # the releases with the 1.x API
@@ -141,14 +142,14 @@ class SacreBLEU(Adapter):
         method = settings["smoothing"]
         value = settings.get("smoothing_value", "-")
         if metric == "bleu_statistics":
-            return {"smooth_method": method, "smooth_value": None if value == "-" else float(Fraction(value)),
+            return {"smooth_method": method, "smooth_value": None if value == "-" else setting_double("smoothing_value", value, "sacrebleu"),
                     "effective_order": settings["effective_order"] == "yes",
                     "max_ngram_order": int(settings["order"])}
         return {
             "tokenize": settings["tokenizer"],
             "lowercase": settings["case"] == "lower",
             "smooth_method": method,
-            "smooth_value": None if value == "-" else float(Fraction(value)),
+            "smooth_value": None if value == "-" else setting_double("smoothing_value", value, "sacrebleu"),
             "max_ngram_order": int(settings["order"]),
             "effective_order": settings["effective_order"] == "yes",
         }
@@ -177,8 +178,16 @@ class SacreBLEU(Adapter):
                         raise Skip(f"references[{i}] is empty: sacrebleu needs at least one reference "
                                    "per segment (BLEU._get_closest_ref_len returns -1 and the n-gram "
                                    "lookup fails on None)")
-                width = max(len(r) for r in refs)
-                streams = [[r[j] if j < len(r) else None for r in refs] for j in range(width)]
+                if all(isinstance(r, str) for r in refs):
+                    # each hypothesis's references given as one text: in sacrebleu's terms the
+                    # stream passed un-nested, corpus_score(hyps, refs) for (hyps, [refs])
+                    streams = refs
+                elif any(isinstance(r, str) for r in refs):
+                    raise Skip("some hypotheses' references are one text, others a list: no sacrebleu "
+                               "call has that shape")
+                else:
+                    width = max(len(r) for r in refs)
+                    streams = [[r[j] if j < len(r) else None for r in refs] for j in range(width)]
                 score = bleu.corpus_score(hyps, streams)
             elif metric == "sentence_bleu":
                 hyp, refs = sentence_inputs(inputs)
@@ -251,6 +260,7 @@ class SacreBLEU(Adapter):
             "add-k-from-trigrams": self._add_k_from_trigrams,
             "max-ngram-order-not-passed": self._max_order_not_passed,
             "empty-reference-dropped": self._empty_reference_dropped,
+            "no-reference-stream": self._no_reference_stream,
         }
 
     def defect_models(self) -> dict:
@@ -268,6 +278,7 @@ class SacreBLEU(Adapter):
             "add-k-from-trigrams": self._add_k_from_trigrams_value,
             "max-ngram-order-not-passed": self._max_order_not_passed_value,
             "empty-reference-dropped": self._empty_reference_dropped_value,
+            "no-reference-stream": lambda metric, settings, inputs: "raised IndexError: list index out of range",
         }
 
     # -- library-side views used by the classifiers
@@ -352,6 +363,14 @@ class SacreBLEU(Adapter):
             return "raised IndexError: list index out of range"
         from oracle.registry import compute
         return compute(metric, inputs, {**settings, "order": "4", "weights": "uniform"}).value
+
+    def _no_reference_stream(self, metric, settings, inputs) -> bool:
+        """2.x: ``Metric._check_corpus_score_args`` reads ``refs[0]`` (sacrebleu/metrics/base.py
+        line 261) before any length check, so a corpus with no reference set at all (the
+        adapter passes no stream, ``corpus_score(hyps, [])``) raises IndexError. Applies:
+        bleu, hypotheses given, references an empty list."""
+        return (metric == "bleu" and not self.in_versions(_V1) and inputs.get("references") == []
+                and bool(inputs.get("hypotheses")))
 
     def _empty_reference_dropped(self, metric, settings, inputs) -> bool:
         """1.5.0-2.1.x drop every empty reference (``[x for x in refs if x is not None and x !=

@@ -38,3 +38,13 @@ def test_logs_at_any_exponent():
     assert ln_complement("1") == -math.inf
     assert ln_complement("1/4") == math.log(3 / 4)
     assert ln_complement(0.5) == -math.log(2)
+
+
+def test_a_knob_value_without_a_double_is_not_a_setting_the_library_can_take():
+    from adapters._numbers import setting_double
+    from conformance.protocol import Skip
+    assert setting_double("smoothing_value", "1/10", "lib") == 0.1
+    assert setting_double("smoothing_value", "0", "lib") == 0.0
+    for value in ("1" + "0" * 4000, "1e-1000"):
+        with pytest.raises(Skip, match="has no double"):
+            setting_double("smoothing_value", value, "lib")
