@@ -33,7 +33,7 @@ def as_float(v) -> float:
     """The double nearest the number or its text (correctly rounded: ``float`` of a decimal
     text, ``float`` of a Fraction); beyond the double range ±inf, below it ±0.0."""
     x = exact_number(v)
-    if isinstance(x, Fraction):
+    if isinstance(x, (Fraction, int)):
         try:
             return float(x)
         except OverflowError:

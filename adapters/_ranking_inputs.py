@@ -45,7 +45,20 @@ def float_ranking(q, ranking, rounded: bool = False) -> dict:
         return dict(pairs)
     out, exact_of = {}, {}
     for d, s in pairs:
-        x = Fraction(s) if type(s) is float else exact_score(s)
+        if isinstance(s, bool):
+            out[d] = s   # not a score: as given, the library's to refuse
+            continue
+        try:
+            x = Fraction(s) if type(s) is float else exact_score(s)
+        except (ValueError, TypeError, ArithmeticError):
+            # NaN, an infinity, or no number the adapter can read ('1/0', None, [1]): passed
+            # as given, the library's to refuse (an exception of the adapter's own would be
+            # taken for the library's refusal)
+            out[d] = s
+            continue
+        if isinstance(x, Decimal) and not x.is_finite():
+            out[d] = float(x)   # a NaN or infinite Decimal or text: the double a user would pass
+            continue
         f = s if type(s) is float else as_float(x)
         if math.isinf(f) and not (isinstance(x, Decimal) and x.is_infinite()):
             raise Skip(f"run[{q!r}][{d!r}]: score {s!r} is beyond the double range")
@@ -62,7 +75,10 @@ def float_run(inputs, rounded: bool = False) -> dict:
 
 
 def int_qrels(inputs) -> dict:
-    return {q: {d: int(g) for d, g in judged.items()} for q, judged in inputs["qrels"].items()}
+    """The grades as given: ints on every input the spec accepts; a text, float or bool grade
+    reaches the library unchanged, the library's to refuse (``int()`` here made '1', 1.0 and
+    True the grade 1 before any library saw them)."""
+    return {q: dict(judged) for q, judged in inputs["qrels"].items()}
 
 
 def cut(settings) -> int | None:

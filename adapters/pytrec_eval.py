@@ -317,7 +317,8 @@ def skip_all_negative_queries(qrels: dict, run: dict) -> None:
     """Skip an input where a judged query of the run has only negative judgements, for the
     gain measures (the module docstring: trec_eval then reads freed memory)."""
     for q, judged in qrels.items():
-        if judged and q in run and max(judged.values()) < 0:
+        grades = [g for g in judged.values() if type(g) is int]
+        if grades and len(grades) == len(judged) and q in run and max(grades) < 0:
             raise Skip(f"qrels[{q!r}]: every judgment is negative; trec_eval's te_form_res_rels then "
                        "leaves num_rel_levels and rel_levels from an earlier query (its loop over the "
                        "levels 0..max_rel never runs), and m_ndcg.c reads them: after an earlier "

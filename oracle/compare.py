@@ -131,6 +131,11 @@ def compare(library_value, exact, tol: Tolerance) -> Comparison:
         f = float(library_value)
     except OverflowError:   # an int or Fraction beyond the double range: far outside any tolerance
         return Comparison("outside", math.inf if library_value > 0 else -math.inf, to_float(exact), "inf", "inf", None, tol)
+    if math.isinf(f) and _rounds_to_infinity(exact, f, tol):
+        # the exact value lies beyond the largest double (or float32, for a float32 library)
+        # on the library's side: round-to-nearest gives this infinity, the one value a
+        # library computing in that type can return
+        return Comparison("within", f, to_float(exact), "inf", "inf", 0, tol)
     if math.isnan(f) or math.isinf(f):
         return Comparison("outside", f, to_float(exact), "inf", "inf", None, tol)
     nearest = to_float(exact)
@@ -157,6 +162,24 @@ def compare(library_value, exact, tol: Tolerance) -> Comparison:
     else:
         verdict = "outside"
     return Comparison(verdict, f, nearest, abs_txt, rel_txt, ulps, tol)
+
+
+#: float32's largest finite value plus half its last ulp: round-to-nearest makes anything at
+#: or beyond it an infinity (IEEE 754 binary32: 2**128 - 2**104, then the half ulp 2**103)
+_FLOAT32_OVERFLOW = Fraction(2 ** 128 - 2 ** 103)
+
+
+def _rounds_to_infinity(exact, inf: float, tol: Tolerance) -> bool:
+    """The exact value's correctly rounded double is ``inf`` (the same sign), or, for a
+    library that computes in float32 (``tol.ulps32``), its float32 is."""
+    if isinstance(exact, Undefined):
+        return False
+    if to_float(exact) == inf:
+        return True
+    if not tol.ulps32:
+        return False
+    lo, hi = interval(exact, 64)
+    return (lo >= _FLOAT32_OVERFLOW) if inf > 0 else (hi <= -_FLOAT32_OVERFLOW)
 
 
 def _leaves(x, path=""):

@@ -53,9 +53,12 @@ def test_the_rows_become_cases_for_the_libraries():
     # every example but those of knob values (ConventionError) and of the input object's own
     # fields (rows marked "libraries"), each named for compare FILE#ID
     cases = B.cases()
-    sent = sum(1 for t in TABLES for row in t["rows"] if "libraries" not in row
-               for ex in row["examples"] if ex["expect"].get("error") != "ConventionError")
+    sent = sum(1 for t in TABLES for row in t["rows"] if "libraries" not in row and "stress" not in row
+               for ex in row["examples"] if ex["expect"].get("error") != "ConventionError" and "libraries" not in ex)
     assert len(cases) == sent > 400
+    stress = [c for c in B.cases(stress=True) if "stress" in c.tags]
+    assert len(B.cases(stress=True)) == len(cases) + len(stress) and stress
+    assert {c.id.rsplit(".", 1)[0] for c in stress} >= {"bad-input.error_rates.8", "bad-input.bleu.16"}
     assert not any(c.id.startswith("bad-input.tagging.0.") for c in cases)   # the object's fields
     c = B.find_case("bad_input/tagging.json#bad-input.tagging.3.0")
     assert c.metric == "token_accuracy" and c.expected["value"].startswith("error(InputError")
@@ -75,10 +78,11 @@ def test_a_library_that_accepts_a_refused_row_fails():
     assert r.library_value == 0.8
 
 
-def test_run_sends_the_rows_only_when_asked():
+def test_every_run_sends_the_rows_and_the_stress_rows_when_asked():
     from conformance.engine.resolve import load_adapter
     from conformance.engine.runner import plan_units
     a = load_adapter("jiwer")
-    parts = {u.part for u in plan_units({"jiwer": a}, ["wer"], [], bad_input=True)}
-    assert "bad-input" in parts
-    assert "bad-input" not in {u.part for u in plan_units({"jiwer": a}, ["wer"], [])}
+    parts = [u.part for u in plan_units({"jiwer": a}, ["wer"], [])]
+    assert parts.count("bad-input") == 1 and "stress" not in parts
+    assert "stress" in {u.part for u in plan_units({"jiwer": a}, ["wer"], [], stress=True)}
+    assert "bad-input" not in {u.part for u in plan_units({"jiwer": a}, ["wer"], [], bad_input=False)}

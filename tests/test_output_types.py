@@ -67,3 +67,20 @@ def test_sample_weights_go_only_to_a_function_that_reads_them():
     assert judge(reads, "accuracy", reads.profile("accuracy"), weighted, explain_it=False).status == "agree"
     wrong = implementation("accuracy", forms=("weighted",))(lambda inputs: 0.75).adapter   # ignores the weights
     assert judge(wrong, "accuracy", wrong.profile("accuracy"), weighted, explain_it=False).status == "disagree"
+
+
+def test_infinity_is_within_where_the_exact_value_is_beyond_the_type():
+    from oracle.compare import Tolerance, compare
+    import math
+    # 10**400 > the largest double (1.797...e308): round-to-nearest gives inf, the one value
+    # a library computing in doubles can return; 10**300 is a double's range, so inf is wrong
+    assert compare(math.inf, Fraction(10) ** 400, Tolerance(ulps=4)).verdict == "within"
+    assert compare(-math.inf, -Fraction(10) ** 400, Tolerance(ulps=4)).verdict == "within"
+    assert compare(math.inf, Fraction(10) ** 300, Tolerance(ulps=4)).verdict == "outside"
+    assert compare(math.inf, -Fraction(10) ** 400, Tolerance(ulps=4)).verdict == "outside"
+    # float32 (tolerance in float32 ulps): its largest value is 2**128 - 2**104 and anything
+    # from 2**128 - 2**103 (half an ulp above it) rounds to inf; 10**39 is beyond, 10**38 not
+    assert compare(math.inf, Fraction(10) ** 39, Tolerance(ulps32=4)).verdict == "within"
+    assert compare(math.inf, Fraction(2 ** 128 - 2 ** 103), Tolerance(ulps32=4)).verdict == "within"
+    assert compare(math.inf, Fraction(2 ** 128 - 2 ** 103 - 1), Tolerance(ulps32=4)).verdict == "outside"
+    assert compare(math.inf, Fraction(10) ** 38, Tolerance(ulps32=4)).verdict == "outside"

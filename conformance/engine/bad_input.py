@@ -13,8 +13,12 @@ A file:
      "columns": ["input", "result"],
      "rows": [{"input": "...", "result": "...", "libraries": "why no library is given
                this row (optional: the input object's own fields, which no library sees)",
+               "stress": "what takes minutes on this row (optional: a size row, sent to
+               the libraries by ``run --stress`` only)",
                "examples": [{"metric": "wer", "inputs": {...}, "conventions": {...},
-                             "expect": ..., "why": "the derivation"}]}],
+                             "expect": ..., "why": "the derivation", "libraries": "why
+                             no library is given this example (optional: a refusal that is
+                             the oracle's own bound on exact work, not an invalid input)"}]}],
      "note": "markdown after the table (optional)"}
 
 ``expect`` is one of ``{"error": "InputError" | "ConventionError", "names": "text
@@ -61,10 +65,11 @@ row the spec refuses, the exception types that are the library's refusal (declar
 its adapter, `refusals`, with the library's source; any other exception, an exit, a
 signal, a hang or a memory kill is an `error`, never a refusal); on a row without a
 value, how the library represents it (`raise`, the canonical one; `nan` or `none`, a
-divergence its adapter declares). `metric-conformance run --bad-input` sends every example of every row (but those of
-knob values, `ConventionError`, whose options an adapter sets only from valid settings, and the
-rows of the input object's own fields, which an adapter translates into a call) to
-each library that implements its metric, as a golden case `bad-input.<family>.<row>.<example>`
+divergence its adapter declares). Every `metric-conformance run` sends every example of every row (but those of
+knob values, `ConventionError`, whose options an adapter sets only from valid settings, the
+rows of the input object's own fields, which an adapter translates into a call, and the stress
+rows, where a library takes minutes, which `run --stress` adds) to each library that implements
+its metric, as a golden case `bad-input.<family>.<row>.<example>`
 (`metric-conformance compare golden/bad_input/<family>.json#<id> --adapter NAME` replays one).
 """
 
@@ -89,6 +94,8 @@ def load(path: Path) -> dict:
         for key in ("input", "result", "examples"):
             if key not in row:
                 raise TableError(f"{where}: rows[{r}] has no {key!r}")
+        if "stress" in row and not (isinstance(row["stress"], str) and row["stress"]):
+            raise TableError(f"{where}: rows[{r}].stress must say what takes long")
         if not row["examples"]:
             raise TableError(f"{where}: rows[{r}] ({row['input']}) has no example")
         for e, ex in enumerate(row["examples"]):
@@ -155,23 +162,26 @@ def case_id(family: str, r: int, e: int) -> str:
     return f"bad-input.{family}.{r}.{e}"
 
 
-def cases(metric: str | None = None) -> list[Case]:
+def cases(metric: str | None = None, stress: bool = False) -> list[Case]:
     """Every example of every row as a golden case, sent to each library that implements its
     metric: a refusal the library must make with one of the exception types its adapter
     declares, an undefined value it must represent as its adapter declares, a value it
     must give. Not sent: the examples of knob values the spec refuses (``ConventionError``),
     since a library's options are set by its adapter from a valid setting, and the rows
-    marked ``libraries`` (the input object's own fields, which no library sees). The case's
+    marked ``libraries`` (the input object's own fields, which no library sees); the rows
+    marked ``stress`` (a library call or the judgement takes minutes: 20,000-word WER in
+    torchmetrics, 250 s) only with ``stress``. The case's
     inputs are the oracle's (``expand``), ``written_inputs`` the table's; its file,
     ``bad_input/<family>.json``, and id, ``bad-input.<family>.<row>.<example>``, name it for
     ``compare FILE#ID``."""
     out = []
     for t in tables():
         for r, row in enumerate(t["rows"]):
-            if "libraries" in row:   # a row the libraries are not given, and why
+            if "libraries" in row or ("stress" in row and not stress):   # not given, and why
                 continue
             for e, ex in enumerate(row["examples"]):
-                if metric and ex["metric"] != metric or ex["expect"].get("error") == "ConventionError":
+                if metric and ex["metric"] != metric or ex["expect"].get("error") == "ConventionError" \
+                        or "libraries" in ex:   # an example of the spec's own bounds, and why
                     continue
                 expect = ex["expect"]
                 if "error" in expect:
@@ -182,15 +192,16 @@ def cases(metric: str | None = None) -> list[Case]:
                     value = expect["value"]
                 out.append(Case(case_id(t["family"], r, e), row["input"],
                                 {"reference": f"golden/bad_input/{t['family']}.json rows[{r}]: {ex.get('why', '')}"},
-                                ["bad-input"], ex["metric"], ex.get("conventions") or {}, expand(ex["inputs"]),
+                                ["bad-input"] + (["stress"] if "stress" in row else []), ex["metric"], ex.get("conventions") or {}, expand(ex["inputs"]),
                                 {"value": value}, f"bad_input/{t['family']}.json", ex["inputs"]))
     return out
 
 
 def find_case(ref: str) -> Case | None:
-    """The bad-input case ``[path/]<family>.json#bad-input.<family>.<row>.<example>``."""
+    """The bad-input case ``[path/]<family>.json#bad-input.<family>.<row>.<example>`` (a
+    stress row's too)."""
     _, _, cid = ref.partition("#")
-    return next((c for c in cases() if c.id == cid), None)
+    return next((c for c in cases(stress=True) if c.id == cid), None)
 
 
 def _cell(text: str) -> str:
@@ -222,6 +233,12 @@ def library_cell(row: dict, libraries: list) -> str:
     the libraries that implement one of the row's metrics."""
     if "libraries" in row:
         return row["libraries"]
+    if "stress" in row:
+        return f"{_library_cell(row, libraries)} (sent by `run --stress` only: {row['stress']})"
+    return _library_cell(row, libraries)
+
+
+def _library_cell(row: dict, libraries: list) -> str:
     metrics = sorted({ex["metric"] for ex in row["examples"]})
     refused = any("error" in ex["expect"] for ex in row["examples"])
     undefined = any("undefined" in ex["expect"] for ex in row["examples"])

@@ -200,18 +200,22 @@ def _same_exact(a: str, b: str) -> bool:
 class Unit:
     adapter: str
     metric: str
-    part: str      # golden | bad-input | properties | known | divergence
+    part: str      # golden | bad-input | stress | properties | known | divergence
     # the divergence part is one unit per adapter, over these metrics in this order: a search
     # tries first the inputs earlier searches of the same family found (divergence._FOUND), so
     # what it finds must not depend on which units a worker process happened to run before
     metrics: tuple = ()
 
 
-def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case], bad_input: bool = False) -> list[Unit]:
-    """The units of a run; with ``bad_input``, one more per adapter and metric that has
-    bad-input examples (``golden/bad_input``): each example sent to the library."""
+def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case], bad_input: bool = True,
+               stress: bool = False) -> list[Unit]:
+    """The units of a run: per adapter and metric its golden cases, the examples of the
+    bad-input tables (``golden/bad_input``, each sent to the library; with ``stress`` their
+    stress rows too, a unit of their own), its properties, its known failures; per adapter
+    its divergence searches."""
     units = []
     bad = {c.metric for c in bad_input_cases()} if bad_input else set()
+    heavy = {c.metric for c in bad_input_cases(stress=True) if "stress" in c.tags} if stress else set()
     for name, a in adapters.items():
         diverging = []
         for metric in a.metrics():
@@ -221,6 +225,8 @@ def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case],
                 units.append(Unit(name, metric, "golden"))
             if metric in bad:
                 units.append(Unit(name, metric, "bad-input"))
+            if metric in heavy:
+                units.append(Unit(name, metric, "stress"))
             if property_names(a, metric):
                 units.append(Unit(name, metric, "properties"))
             if any(e.metric == metric for e in load_known(name)):
@@ -310,6 +316,8 @@ def _run_unit(unit: Unit, examples: int, case_paths, adapters: dict | None, limi
             return [run_case(a, c, known) for c in cases] + bare_call
         if unit.part == "bad-input":
             return [run_case(a, c, known) for c in bad_input_cases(unit.metric)]
+        if unit.part == "stress":
+            return [run_case(a, c, known) for c in bad_input_cases(unit.metric, stress=True) if "stress" in c.tags]
         if unit.part == "known":
             return [run_known_entry(a, e, outside=e in known.out_of_range, known=known)
                     for e in known.entries + known.out_of_range if e.metric == unit.metric]
@@ -353,14 +361,15 @@ def _run_divergence_unit(a, unit: Unit, known, examples: int) -> list[Record]:
 
 def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs: int = 1,
             case_paths=None, progress: Callable[[str], None] | None = None,
-            limits: Limits | None = None, previous: dict | None = None, bad_input: bool = False) -> list[Record]:
+            limits: Limits | None = None, previous: dict | None = None, bad_input: bool = True,
+            stress: bool = False) -> list[Record]:
     """Every unit of every adapter; with ``limits`` (the default ones when None), each
     library call in a worker process under them (``conformance.engine.isolation``).
     ``previous``: the seconds a previous report gives each (adapter, metric, kind), which
     orders the units among the workers (``conformance.engine.schedule``)."""
     limits = limits or Limits()
     cases = load_cases(case_paths)
-    units = plan_units(adapters, metrics, cases, bad_input)
+    units = plan_units(adapters, metrics, cases, bad_input, stress)
     records: list[Record] = []
     done = 0
 
