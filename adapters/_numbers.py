@@ -80,6 +80,7 @@ def setting_double(knob: str, value: str, library: str) -> float:
     from conformance.protocol import Skip
     f = as_float(value)
     if math.isinf(f) or (f == 0 and exact_number(value) != 0):
-        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
+        text = str(value)
+        shown = text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
         raise Skip(f"{knob}={shown} has no double, and {library} takes {knob} as a float")
     return f

@@ -43,8 +43,9 @@ _METHOD = {"none": "method0", "floor": "method1", "add-k": "method2", "exp": "me
 
 
 def tokens(text: str) -> list[str]:
-    """The adapter's tokenizer for NLTK: split on whitespace (tokenizer=none)."""
-    return text.split()
+    """The adapter's tokenizer for NLTK: split on whitespace (tokenizer=none); anything but a
+    text is passed as given, NLTK's to refuse."""
+    return text.split() if isinstance(text, str) else text
 
 
 def _smoothing_ok(value: str, settings: Mapping[str, str]) -> bool:
@@ -94,7 +95,9 @@ def _token_lists(metric: str, inputs: Mapping) -> tuple[list, list]:
     for i, r in enumerate(refs):
         if not r:
             raise Skip(f"references[{i}] is empty: nltk's closest_ref_length takes min() of no lengths")
-    return [tokens(h) for h in hyps], [[tokens(r) for r in rs] for rs in refs]
+    # references given as one text where the list belongs: in NLTK's terms the tokens of one
+    # reference passed where the list of references belongs (sentence_bleu(ref_tokens, hyp))
+    return [tokens(h) for h in hyps], [tokens(rs) if isinstance(rs, str) else [tokens(r) for r in rs] for rs in refs]
 
 
 class NLTK(Adapter):

@@ -80,6 +80,7 @@ from conformance.protocol import ANY, Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from . import _sklearn_scores as _scores
+from ._numbers import setting_double
 
 _LABEL_SETS = ("auto", "declared", "union")
 _ZD_ARG = {"zero": "warn", "one": 1, "undefined": "nan", "exclude": "nan"}
@@ -97,6 +98,12 @@ def _prf_caps(extra: Mapping | None = None) -> dict:
 _PRF_PROFILE = {"label_set": "auto", "outside": "error", "average": "binary", "zero_division": "zero",
                 "no_weight": "unweighted"}
 
+
+
+def _as_given(labels):
+    """A list of labels as a list; a text where the list belongs stays that text (``list()``
+    would make its characters the labels), scikit-learn's to refuse."""
+    return labels if isinstance(labels, str) else list(labels)
 
 class SKLearn(Adapter):
     name = "sklearn"
@@ -129,7 +136,9 @@ class SKLearn(Adapter):
     # sample_weight: every classification function takes it (per-class accuracy through recall_score)
     # accuracy_score(y_true, y_pred, *, normalize, sample_weight) and balanced_accuracy_score(y_true,
     # y_pred, *, sample_weight, adjusted) have no labels parameter (sklearn/metrics/_classification.py)
-    unpassed_fields = {"accuracy": ("labels",), "balanced_accuracy": ("labels",)}
+    # accuracy_score and balanced_accuracy_score take no labels, and no class scores beside
+    # the predicted labels (the adapter passes y_pred)
+    unpassed_fields = {"accuracy": ("labels", "y_score"), "balanced_accuracy": ("labels", "y_score")}
     input_forms = {m: (("multilabel",) if m in ("precision", "recall", "f1", "accuracy") else ()) + ("weighted",)
                    for m in ("confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall", "f1",
                              "balanced_accuracy", "classification_report")}
@@ -263,7 +272,7 @@ class SKLearn(Adapter):
 
         if metric in _scores.METRICS:
             return _scores.call(metric, options, inputs)
-        y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
+        y_true, y_pred = _as_given(inputs["y_true"]), _as_given(inputs["y_pred"])
         sw = [float(Fraction(w)) if isinstance(w, str) else float(w) for w in inputs["sample_weight"]] \
             if "sample_weight" in inputs else None
         labels = _labels_arg(options["label_set"], inputs)
@@ -312,7 +321,7 @@ class SKLearn(Adapter):
                         v = M.f1_score(y_true, y_pred, **kw)
                     else:
                         import numpy as np
-                        beta = np.inf if options["beta"] == "inf" else float(options["beta"])
+                        beta = np.inf if options["beta"] == "inf" else setting_double("beta", options["beta"], "scikit-learn")
                         v = M.fbeta_score(y_true, y_pred, beta=beta, **kw)
                     value = _keyed(labels, y_true, y_pred, v) if average is None else float(v)
                     return LibraryOutput(value=value, raw=v)
@@ -352,7 +361,7 @@ class SKLearn(Adapter):
         if metric == "per_class_accuracy":
             raise Skip("scikit-learn has no per-class accuracy function (the adapter maps it onto "
                        "recall_score(average=None), an option)")
-        y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
+        y_true, y_pred = _as_given(inputs["y_true"]), _as_given(inputs["y_pred"])
         if "labels" in inputs and metric not in ("accuracy", "balanced_accuracy"):
             kw["labels"] = list(inputs["labels"])
         if "pos_label" in inputs and metric in _PRF:

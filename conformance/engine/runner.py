@@ -314,6 +314,11 @@ def _run_unit(unit: Unit, examples: int, case_paths, adapters: dict | None, limi
             bare_call = [run_default_call(a, unit.metric, cases, known)] \
                 if cases and getattr(a, "takes_options", True) else []
             return [run_case(a, c, known) for c in cases] + bare_call
+        if unit.part == "bad-input" and getattr(a, "bad_input_pending", ""):
+            r = _base_record(a, unit.metric, "golden", "bad-input (not sent)")
+            r.outcome = "skipped"
+            r.message = f"the bad-input tables' rows are not sent to {a.name} yet: {a.bad_input_pending}"
+            return [r]
         if unit.part == "bad-input":
             return [run_case(a, c, known) for c in bad_input_cases(unit.metric)]
         if unit.part == "stress":
