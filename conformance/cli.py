@@ -57,7 +57,7 @@ def cmd_run(args) -> int:
         with _signals_interrupt():
             records = run_all(adapters, specs, metrics=args.metric, examples=args.examples, jobs=jobs,
                               case_paths=args.cases, progress=progress, limits=limits, previous=previous,
-                              stress=args.stress)
+                              bad_input=args.bad_input, stress=args.stress)
     except Interrupted as stop:
         return _write_incomplete(args, adapters, unavailable, stop)
     if progress and sys.stderr.isatty():
@@ -327,10 +327,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "code you trust")
     r.add_argument("--metric", action="append", help="only this metric (repeatable)")
     r.add_argument("--examples", type=int, default=50, help="hypothesis examples per property (default 50)")
+    r.add_argument("--bad-input", action="store_true",
+                   help="also send every example of the bad-input tables (golden/bad_input) to each library that "
+                        "implements its metric, but the stress rows (docs/bad-input.md)")
     r.add_argument("--stress", action="store_true",
-                   help="also send the stress rows of the bad-input tables (golden/bad_input: inputs of tens of "
-                        "thousands of tokens, an order of 1,000), where a library call can take minutes; every "
-                        "other row is sent in every run (docs/bad-input.md)")
+                   help="also send the stress rows of the bad-input tables (inputs of tens of thousands of tokens, "
+                        "an order of 1,000), where a library call can take minutes")
     r.add_argument("--report", default="reports/conformance.jsonl", help="JSON lines report (default %(default)s)")
     r.add_argument("--markdown", help="also write a Markdown report")
     r.add_argument("--junit", help="also write a JUnit XML report")

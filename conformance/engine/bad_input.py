@@ -65,10 +65,10 @@ row the spec refuses, the exception types that are the library's refusal (declar
 its adapter, `refusals`, with the library's source; any other exception, an exit, a
 signal, a hang or a memory kill is an `error`, never a refusal); on a row without a
 value, how the library represents it (`raise`, the canonical one; `nan` or `none`, a
-divergence its adapter declares). Every `metric-conformance run` sends every example of every row (but those of
+divergence its adapter declares). `metric-conformance run --bad-input` sends every example of every row (but those of
 knob values, `ConventionError`, whose options an adapter sets only from valid settings, the
 rows of the input object's own fields, which an adapter translates into a call, and the stress
-rows, where a library takes minutes, which `run --stress` adds) to each library that implements
+rows, where a library takes minutes, which `--stress` adds) to each library that implements
 its metric, as a golden case `bad-input.<family>.<row>.<example>`
 (`metric-conformance compare golden/bad_input/<family>.json#<id> --adapter NAME` replays one).
 """

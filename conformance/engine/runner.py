@@ -207,12 +207,12 @@ class Unit:
     metrics: tuple = ()
 
 
-def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case], bad_input: bool = True,
+def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case], bad_input: bool = False,
                stress: bool = False) -> list[Unit]:
-    """The units of a run: per adapter and metric its golden cases, the examples of the
-    bad-input tables (``golden/bad_input``, each sent to the library; with ``stress`` their
-    stress rows too, a unit of their own), its properties, its known failures; per adapter
-    its divergence searches."""
+    """The units of a run: per adapter and metric its golden cases, its properties, its known
+    failures; per adapter its divergence searches; with ``bad_input`` the examples of the
+    bad-input tables (``golden/bad_input``, each sent to the library), with ``stress`` their
+    stress rows (a unit of their own)."""
     units = []
     bad = {c.metric for c in bad_input_cases()} if bad_input else set()
     heavy = {c.metric for c in bad_input_cases(stress=True) if "stress" in c.tags} if stress else set()
@@ -366,7 +366,7 @@ def _run_divergence_unit(a, unit: Unit, known, examples: int) -> list[Record]:
 
 def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs: int = 1,
             case_paths=None, progress: Callable[[str], None] | None = None,
-            limits: Limits | None = None, previous: dict | None = None, bad_input: bool = True,
+            limits: Limits | None = None, previous: dict | None = None, bad_input: bool = False,
             stress: bool = False) -> list[Record]:
     """Every unit of every adapter; with ``limits`` (the default ones when None), each
     library call in a worker process under them (``conformance.engine.isolation``).
