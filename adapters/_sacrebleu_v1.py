@@ -20,7 +20,9 @@ def call_v1(adapter, metric: str, options: Mapping, inputs: Mapping) -> LibraryO
         hyp, refs = sentence_inputs(inputs)
         if not refs:
             raise Skip("sacrebleu's sentence_score needs at least one reference (it reads refs[0])")
-        hyps, refs = [hyp], [list(refs)]
+        # 1.x BLEU.sentence_score passes the hypothesis on to corpus_score as given (which
+        # wraps a str in a list): one that is no str reaches corpus_score itself, as there
+        hyps, refs = ([hyp] if isinstance(hyp, str) else hyp), [list(refs)]
     else:
         raise Skip(f"sacrebleu adapter does not implement {metric}")
     for i, r in enumerate(refs):

@@ -28,6 +28,7 @@ from conformance.protocol import ANY, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from ._ranking_inputs import cut, float_run
+from ._tensors import document_ids, grades, one_dtype
 
 _SRC = "torcheval/metrics/functional/ranking/retrieval_precision.py"
 METRICS = ("precision_at_k",)
@@ -57,12 +58,15 @@ def options(metric: str, settings: Mapping[str, str]) -> dict:
 
 def rows(options: Mapping, inputs: Mapping) -> list:
     """[(query, float64 scores, 0/1 targets)] of the run's rankings, in run order."""
+    document_ids(inputs)
+    grades(inputs, graded=False)
     run, qrels = float_run(inputs), inputs["qrels"]
     out = []
     for q, ranking in run.items():
         judged = qrels.get(q, {})
+        one_dtype(f"run[{q!r}] scores", list(ranking.values()))
         out.append((q, list(ranking.values()),
-                    [int(int(judged.get(d, 0)) >= options["threshold"]) for d in ranking]))
+                    [int(judged.get(d, 0) >= options["threshold"]) for d in ranking]))
     if not out:
         raise Skip("an empty run: torcheval's retrieval_precision scores one ranking per call")
     return out
@@ -73,7 +77,9 @@ def call(metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
     from torcheval.metrics.functional import retrieval_precision
     values = []
     for q, scores, target in rows(options, inputs):
-        v = retrieval_precision(torch.tensor(scores, dtype=torch.float64), torch.tensor(target, dtype=torch.int64),
+        # float64 scores, or bool ones as torch.tensor makes them (for the library to refuse)
+        x = torch.tensor(scores) if scores and isinstance(scores[0], bool) else torch.tensor(scores, dtype=torch.float64)
+        v = retrieval_precision(x, torch.tensor(target, dtype=torch.int64),
                                 k=options["k"], limit_k_to_size=options["limit_k_to_size"])
         values.append(float(v))
     if any(v != v for v in values):   # a NaN (0/0 of an empty ranking at k=None) is the library's value

@@ -29,7 +29,8 @@ from typing import Mapping
 
 from conformance.protocol import ANY, LibraryOutput, Skip
 
-from ._numbers import as_float
+from ._numbers import as_float, setting_double
+from ._tensors import one_dtype
 from oracle.compare import Tolerance
 
 METRICS = ("confusion_matrix", "accuracy", "per_class_accuracy", "balanced_accuracy", "precision", "recall", "f1")
@@ -177,12 +178,22 @@ def _py(x):
     return x.item() if hasattr(x, "item") else x
 
 
+_NUM_CLASSES_ZERO = {"confusion_matrix": "multiclass_confusion_matrix", "accuracy": "multiclass_accuracy",
+                     "per_class_accuracy": "multiclass_recall", "balanced_accuracy": "multiclass_recall",
+                     "precision": "multiclass_precision", "recall": "multiclass_recall", "f1": "multiclass_f1_score"}
+
+
 def call(metric: str, options: Mapping, inputs: Mapping, C=None) -> LibraryOutput:
     """One call of the functional API ``C`` (``torchmetrics.functional.classification``, or a
     namespace of the same names that feeds the stateful classes)."""
     if C is None:
         import torchmetrics.functional.classification as C
 
+    untranslatable(inputs)
+    if declared_none(inputs) and metric in _NUM_CLASSES_ZERO:
+        target, preds, _ = _tensors(dict(inputs, labels=None), dict(options, label_set="union"))
+        v = getattr(C, _NUM_CLASSES_ZERO[metric])(preds, target, num_classes=0)
+        return LibraryOutput(value=v.tolist() if v.dim() else float(v))
     if "y_score" in inputs:
         return _scored(metric, options, inputs, C)
     if _rows(inputs["y_true"]) or _rows(inputs["y_pred"]):
@@ -257,6 +268,7 @@ def call_bare(metric: str, inputs: Mapping, C=None) -> LibraryOutput:
                    "function's options)")
     if "pos_label" in inputs:
         raise Skip("a pos_label input names the binary task: binary_* take no num_classes")
+    untranslatable(inputs)
     target, preds, labels, _ = tensors_ignoring(inputs, {"label_set": "auto"})
     if not labels:
         raise Skip("no label at all: torchmetrics needs num_classes >= 1")
@@ -304,9 +316,40 @@ def _scored(metric: str, options: Mapping, inputs: Mapping, C) -> LibraryOutput:
     return LibraryOutput(value=float(v))
 
 
-def _beta(options: Mapping) -> float:
+def _beta(options: Mapping, library: str = "torchmetrics") -> float:
     b = options.get("beta", "1")
-    return float("inf") if b == "inf" else float(Fraction(b))
+    return float("inf") if b == "inf" else setting_double("beta", b, library)
+
+
+def untranslatable(inputs: Mapping, library: str = "torchmetrics") -> None:
+    """``Skip`` for a classification input no tensor keeps as written (``adapters._tensors``):
+    a text where a list of labels belongs, a bool beside other labels, an element that is no
+    label (None, a Decimal); labels and scores given together (the library takes one
+    ``preds``); a ``pos_label`` that is not one of the labels, or not an int or a text (the
+    libraries take no pos_label: the adapters rename the positive label to 1, and such a
+    pos_label has no renaming)."""
+    for field in ("y_true", "y_pred"):
+        if field in inputs:
+            one_dtype(field, inputs[field], numbers_only=False)
+    if "y_score" in inputs:
+        if "y_pred" in inputs:
+            raise Skip(f"y_pred and y_score together: {library} takes one preds tensor, labels or scores")
+        one_dtype("y_score", inputs["y_score"])
+    if "pos_label" in inputs:
+        pos, seen = inputs["pos_label"], []
+        for field in ("y_true", "y_pred"):
+            seen.extend(_py(y) for y in inputs.get(field) or [] if not isinstance(y, list))
+        if inputs.get("labels") is not None:
+            seen.extend(inputs["labels"])
+        if isinstance(pos, (bool, float)) or not isinstance(pos, (int, str)) or pos not in seen:
+            raise Skip(f"pos_label {pos!r}: {library}'s binary functions take no pos_label (1 is positive); the "
+                       "adapter renames the positive label to 1, and this pos_label is not one of the labels "
+                       "(or not an int or a text) to rename")
+
+
+def declared_none(inputs: Mapping) -> bool:
+    """An empty declared label list: passed as num_classes=0, for the library to refuse."""
+    return inputs.get("labels") is not None and len(inputs["labels"]) == 0
 
 
 def _multilabel(metric: str, options: Mapping, inputs: Mapping, C) -> LibraryOutput:

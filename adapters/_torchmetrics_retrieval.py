@@ -46,6 +46,7 @@ from conformance.protocol import ANY, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from ._ranking_inputs import cut, float_run
+from ._tensors import document_ids, grades, one_dtype
 
 METRICS = ("hit_rate", "reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision",
            "r_precision", "ndcg")
@@ -110,6 +111,8 @@ def options(metric: str, settings: Mapping[str, str]) -> dict:
 
 
 def _rows(metric: str, options: Mapping, inputs: Mapping):
+    document_ids(inputs)
+    grades(inputs, graded=metric == "ndcg")
     run, qrels = float_run(inputs), inputs["qrels"]
     preds, target, index = [], [], []
     for qi, (q, ranking) in enumerate(run.items()):
@@ -117,12 +120,13 @@ def _rows(metric: str, options: Mapping, inputs: Mapping):
             raise Skip(f"run[{q!r}] is empty: torchmetrics has no row to stand for a query without documents")
         judged = qrels.get(q, {})
         for d, s in ranking.items():
-            g = int(judged.get(d, 0))
+            g = judged.get(d, 0)
             preds.append(s)
             index.append(qi)
             target.append(g if metric == "ndcg" else int(g >= options["threshold"]))
     if not preds:
         raise Skip("an empty run: torchmetrics has no row")
+    one_dtype("run scores", preds)
     return preds, target, index
 
 
@@ -144,8 +148,12 @@ def call(metric: str, options: Mapping, inputs: Mapping, chunked: bool = False) 
     if metric == "precision_at_k":
         kwargs["adaptive_k"] = options["adaptive_k"]
     m = cls() if options.get("bare") else cls(**kwargs)
-    t = torch.tensor(target, dtype=torch.long if metric == "ndcg" else torch.bool)
-    p, i = torch.tensor(preds, dtype=torch.float64), torch.tensor(index, dtype=torch.long)
+    # NDCG's targets are the grades (int64, or float as torch.tensor makes them), the others'
+    # grade >= threshold; scores float64, or bool ones as torch.tensor makes them
+    t = torch.tensor(target, dtype=None if any(isinstance(g, float) for g in target) else torch.long) \
+        if metric == "ndcg" else torch.tensor(target, dtype=torch.bool)
+    p = torch.tensor(preds) if isinstance(preds[0], bool) else torch.tensor(preds, dtype=torch.float64)
+    i = torch.tensor(index, dtype=torch.long)
     if not chunked:
         m.update(p, t, indexes=i)
     else:

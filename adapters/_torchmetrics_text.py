@@ -43,6 +43,7 @@ from oracle.compare import Tolerance
 
 from ._bleu_inputs import segments, weight_list
 from ._numbers import as_float, exact_number, ln, ln_complement
+from ._tensors import one_dtype
 
 RATES = ("wer", "mer", "wil", "wip")
 _WORD = {"tokenize": ("whitespace",), "case": ("mixed",), "punctuation": ("keep",),
@@ -276,16 +277,29 @@ def perplexity_tensors(inputs: Mapping, library: str, ignore_index=None, dtype: 
         logits, targets = _probs_as_logits(inputs["logprobs"], ignore_index, logs=True)
     if logits is None or targets is None:
         raise Skip(f"{library}'s perplexity takes logits and target indices")
+    # a float or bool target is passed as torch.tensor makes it, for the library to refuse; a
+    # bool among numbers, a text, None, has no tensor (adapters._tensors)
+    target_kind = one_dtype("targets", targets)
+    if inputs.get("logits") is not None and any(isinstance(v, bool) for v in _flat(logits)):
+        raise Skip("logits: a bool logit; the float32 logits tensor would read it as 0 or 1")
     try:
         logits, targets, ignore_index = _padded(logits, targets, ignore_index)
         # the natural type: torch.tensor of Python floats holds them as its default dtype, float32
         # (logit_precision=float32: the float32 nearest each double)
         z = torch.tensor([[[_float(v) for v in pos] for pos in text] for text in logits],
                          dtype=getattr(torch, dtype))
-        t = torch.tensor(targets, dtype=torch.int64)
+        t = torch.tensor(targets) if target_kind in ("float", "bool") else torch.tensor(targets, dtype=torch.int64)
     except (ValueError, TypeError) as e:
         raise Skip(f"{library} takes rectangular [batch, seq, vocab] logits ({e})")
     return z, t, ignore_index
+
+
+def _flat(x):
+    if isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _flat(v)
+    else:
+        yield x
 
 
 def _padded(logits, targets, ignore_index):
@@ -299,6 +313,10 @@ def _padded(logits, targets, ignore_index):
         return logits, targets, ignore_index
     longest = max(lengths, default=0)
     if all(n == longest for n in lengths):
+        return logits, targets, ignore_index
+    if len(logits) != len(targets) or any(len(z) != len(t) for z, t in zip(logits, targets)):
+        # a text whose targets and logit positions differ in number is no padded batch: it is
+        # passed as it is (the tensors' shapes then differ, for the library to refuse)
         return logits, targets, ignore_index
     if ignore_index is None:
         held = {t for text in targets for t in text if isinstance(t, int)}
@@ -321,6 +339,8 @@ def _probs_as_logits(probs, ignore_index=None, logs: bool = False) -> tuple[list
     for text in probs:
         row, tgt = [], []
         for p in text:
+            if isinstance(p, bool):
+                raise Skip(f"probability {p!r}: a bool has no logits form (ln True is no number)")
             if p is None:
                 if ignore_index is None:
                     raise Skip("a masked probability (null) without an ignore_index has no logits form")

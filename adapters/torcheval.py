@@ -81,7 +81,6 @@ _SRC = "torcheval/metrics/functional"
 
 class TorchEval(Adapter):
     name = "torcheval"
-    bad_input_pending = ("the adapters build torch tensors from the inputs, and a tensor cannot hold many of the rows' degenerate items (a text where a list of labels belongs, a bool or Decimal among int labels, a float or bool target index, a bool probability, targets shorter than the logits): torch.tensor() and the adapters' index maps coerce them before the library sees them, and the translation that passes each one faithfully or declares it untranslatable is not written yet (the first run that sent them: 126 torchmetrics and 35 torcheval records failed, about 40 of them the adapters' own coercions; the library defects among them are recorded as known failures)")
     # the exceptions its own code refuses an input with: its _*_input_check functions raise ValueError
     # (word_information_lost's asserts 'Arguments must contain the same number of strings');
     # torch's tensor checks RuntimeError
@@ -343,6 +342,14 @@ def _classification(metric: str, options: Mapping, inputs: Mapping) -> LibraryOu
     import torch
     import torcheval.metrics.functional as F
 
+    _tm_classes.untranslatable(inputs, "torcheval")
+    if _tm_classes.declared_none(inputs) and metric != "per_class_accuracy":
+        target, preds, _ = _tm_classes._tensors(dict(inputs, labels=None), dict(options, label_set="union"))
+        fn = {"confusion_matrix": F.multiclass_confusion_matrix, "accuracy": F.multiclass_accuracy,
+              "balanced_accuracy": F.multiclass_accuracy, "precision": F.multiclass_precision,
+              "recall": F.multiclass_recall, "f1": F.multiclass_f1_score}[metric]
+        v = fn(preds, target, num_classes=0)
+        return LibraryOutput(value=v.tolist() if v.dim() else float(v))
     if _tm_classes._rows(inputs["y_true"]) or _tm_classes._rows(inputs["y_pred"]):
         if metric != "accuracy":
             raise Skip("torcheval has no multilabel precision, recall, F1 or confusion matrix "

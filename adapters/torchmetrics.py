@@ -37,7 +37,6 @@ from ._bleu_inputs import intl_entities, intl_without_entities
 
 class TorchMetrics(Adapter):
     name = "torchmetrics"
-    bad_input_pending = ("the adapters build torch tensors from the inputs, and a tensor cannot hold many of the rows' degenerate items (a text where a list of labels belongs, a bool or Decimal among int labels, a float or bool target index, a bool probability, targets shorter than the logits): torch.tensor() and the adapters' index maps coerce them before the library sees them, and the translation that passes each one faithfully or declares it untranslatable is not written yet (the first run that sent them: 126 torchmetrics and 35 torcheval records failed, about 40 of them the adapters' own coercions; the library defects among them are recorded as known failures)")
     # the exceptions its own code refuses an input with: utilities/checks.py raises ValueError; torch's own tensor checks raise RuntimeError (an index out of range in bincount, a shape mismatch)
     refusals = {"*": ("ValueError", "TypeError", "RuntimeError")}
     library = "torchmetrics"

@@ -327,9 +327,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "code you trust")
     r.add_argument("--metric", action="append", help="only this metric (repeatable)")
     r.add_argument("--examples", type=int, default=50, help="hypothesis examples per property (default 50)")
-    r.add_argument("--bad-input", action="store_true",
-                   help="also send every example of the bad-input tables (golden/bad_input) to each library that "
-                        "implements its metric, but the stress rows (docs/bad-input.md)")
+    r.add_argument("--no-bad-input", dest="bad_input", action="store_false",
+                   help="leave out the examples of the bad-input tables (golden/bad_input), which a run otherwise "
+                        "sends to each library that implements their metric, but the stress rows (docs/bad-input.md)")
     r.add_argument("--stress", action="store_true",
                    help="also send the stress rows of the bad-input tables (inputs of tens of thousands of tokens, "
                         "an order of 1,000), where a library call can take minutes")

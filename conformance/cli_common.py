@@ -8,6 +8,7 @@ from pathlib import Path
 
 from conformance.engine.resolve import builtin_adapters, resolve_adapter
 from conformance.reports.paths import STDOUT
+from conformance.reports.records import decode_values
 
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
@@ -112,10 +113,14 @@ def _case_from_args(args):
     if not args.metric or args.inputs is None:
         raise UsageError("give CASE.json (or FILE#ID), or --metric with --inputs")
     try:
-        inputs = _json_or_file(args.inputs, "--inputs")
+        # the forms reports write for values JSON has no literal for ({"$float": "nan"},
+        # {"$decimal": ...}, {"$repeat": [x, n]}), so that a report's reproduce command reproduces
+        inputs = decode_values(_json_or_file(args.inputs, "--inputs"))
         conventions = _json_or_file(args.conventions, "--conventions") if args.conventions else {}
     except RecursionError:
         raise UsageError("--inputs/--conventions: JSON nested too deeply") from None
+    except (ValueError, ArithmeticError) as e:
+        raise UsageError(f"--inputs: {e}") from None
     return Case("adhoc", "", {}, [], args.metric, conventions, inputs, {}, "command line")
 
 

@@ -188,12 +188,6 @@ class Adapter:
     # spec refuses only because of such a field is not the library's to refuse
     unpassed_fields: Mapping[str, tuple] = {}
 
-    # why the bad-input tables' rows are not sent to this library yet (empty: they are): an
-    # adapter whose translation of degenerate inputs into the library's types is not yet
-    # faithful says so here, and every run shows it as a skipped record per metric, with this
-    # reason, rather than judging the adapter's coercions as the library's behaviour
-    bad_input_pending: str = ""
-
     def refusal_types(self, metric: str) -> tuple:
         """The exception types that count as this library's refusal of an input for ``metric``
         (empty: any that is not an unrelated crash)."""

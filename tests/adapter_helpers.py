@@ -75,7 +75,7 @@ def check_invalid_entry(a, entry) -> None:
     reason, and the library still returns the recorded value for it (a value, not a refusal)."""
     import pytest
     from conformance.engine.known import same_library_value
-    from conformance.reports.records import decode_non_finite as _decode_inputs
+    from conformance.reports.records import decode_values as _decode_inputs
     from oracle.conventions import InputError
     inputs = _decode_inputs(entry["inputs"])
     settings = get_metric(entry["metric"]).settings({**a.profiles[entry["metric"]], **entry["conventions"]})

@@ -14,7 +14,7 @@ pytest.importorskip("torcheval")
 
 from adapters import BUILTIN, load_adapter  # noqa: E402
 from conformance.protocol import Configured  # noqa: E402
-from conformance.reports.records import decode_non_finite  # noqa: E402
+from conformance.reports.records import decode_values  # noqa: E402
 from oracle.registry import get_metric  # noqa: E402
 from tests.adapter_helpers import run  # noqa: E402
 
@@ -61,8 +61,8 @@ def test_known_failure_is_reproduced(a, entry):
     settings = m.settings({**a.profiles[entry["metric"]], **entry["conventions"]})
     cfg = a.configure(entry["metric"], settings)
     assert isinstance(cfg, Configured)
-    lib = decode_non_finite(entry["library_value"])
-    entry = dict(entry, inputs=decode_non_finite(entry["inputs"]))
+    lib = decode_values(entry["library_value"])
+    entry = dict(entry, inputs=decode_values(entry["inputs"]))
     if isinstance(lib, str) and lib.startswith("raised "):
         with pytest.raises(Exception) as e:
             a.run(cfg, entry["inputs"])

@@ -32,7 +32,7 @@ def case_file(tmp_path):
 def _golden(adapter, case_file, limits):
     t0 = time.perf_counter()
     records = run_all({adapter.name: adapter}, {}, metrics=["accuracy"], examples=3, jobs=1,
-                      case_paths=[case_file], limits=limits)
+                      case_paths=[case_file], limits=limits, bad_input=False)
     return {r.test: r for r in records if r.kind == "golden"}, time.perf_counter() - t0
 
 
@@ -68,7 +68,8 @@ def test_the_memory_limit_counts_what_the_worker_adds_not_what_it_inherits(case_
 def test_the_cli_run_finishes_with_a_complete_report(case_file, tmp_path, capsys):
     report = tmp_path / "r.jsonl"
     rc = main(["run", "--adapter", "tests.inhouse_unreliable:exits_and_hangs", "--cases", case_file,
-               "--metric", "accuracy", "--examples", "3", "--timeout", "2", "--quiet", "--report", str(report)])
+               "--metric", "accuracy", "--examples", "3", "--timeout", "2", "--quiet", "--no-bad-input",
+               "--report", str(report)])
     lines = [json.loads(l) for l in report.read_text().splitlines()]
     golden = {r["test"]: r["outcome"] for r in lines[1:] if r["kind"] == "golden"}
     assert rc == 1 and golden == {"00000000": "pass", "00000001": "error", "00000002": "error", "00000003": "error",
@@ -86,7 +87,7 @@ def test_prints_of_a_library_stay_off_a_report_on_standard_output(case_file, cap
 def test_a_library_set_up_that_exits_is_an_error_and_the_run_goes_on(case_file):
     from tests.inhouse_unreliable import configure_exits
     records = run_all({configure_exits.name: configure_exits}, {}, metrics=["accuracy"], examples=3, jobs=1,
-                      case_paths=[case_file], limits=Limits(timeout=10))
+                      case_paths=[case_file], limits=Limits(timeout=10), bad_input=False)
     assert records and all(r.outcome == "error" for r in records)
     assert all("exited with status 4" in r.library_value for r in records)
 

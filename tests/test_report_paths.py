@@ -12,7 +12,7 @@ import pytest
 
 from conformance.cli import main
 from conformance.reports.paths import check_output
-from conformance.reports.records import Record, decode_non_finite, json_line
+from conformance.reports.records import Record, decode_values, json_line
 from conformance.reports.writers import read_jsonl, write_jsonl
 
 
@@ -83,4 +83,25 @@ def test_reports_are_strict_json_and_keep_non_finite_values(tmp_path):
     write_jsonl(path, {"format": "metric-conformance-report"}, [r])
     _, (back,) = read_jsonl(path)
     assert math.isnan(back.library_value) and back.inputs["run"]["q"]["d"] == math.inf
-    assert decode_non_finite({"$float": "-inf"}) == -math.inf
+    assert decode_values({"$float": "-inf"}) == -math.inf
+
+
+def test_a_reproduce_command_reproduces_values_json_has_no_literal_for(capsys):
+    """A Decimal label and a NaN score are written {"$decimal": "1"} and {"$float": "nan"} in
+    reports and in reproduce commands; compare --inputs reads them back as a Decimal and a
+    NaN (it read them as dicts, and the oracle refused 'a dict', not the Decimal)."""
+    import shlex
+    from decimal import Decimal
+    from conformance.cli import main
+    from conformance.reports.records import reproduce_command
+    cmd = reproduce_command("sklearn", "accuracy", {}, {"y_true": [Decimal("1")], "y_pred": [1]})
+    assert '{"$decimal":"1"}' in cmd
+    args = shlex.split(cmd)[1:]
+    main(args)
+    out = json.loads(capsys.readouterr().out)
+    assert "got Decimal" in out["exact"], out["exact"]
+    # the bad-input tables' {"$repeat": [x, n]} is read the same way, within a bound
+    assert decode_values({"$repeat": ["ab", 3]}) == "ababab"
+    assert decode_values({"y": {"$repeat": [[0], 2]}}) == {"y": [0, 0]}
+    with pytest.raises(ValueError, match="more than"):
+        decode_values({"$repeat": [[0], 10 ** 12]})

@@ -30,12 +30,13 @@ the message contains"}``, ``{"undefined": "text the reason contains"}`` (or
 from __future__ import annotations
 
 import sys
-from decimal import Decimal
 from pathlib import Path
 
 from oracle import ConventionError, InputError, Undefined, compute
 from oracle.certified import same_value
 from oracle.conventions import _jsonable
+
+from conformance.reports.records import decode_values
 
 from .cases import Case, _same_json, parse_expected, read_json_file
 
@@ -65,11 +66,12 @@ row the spec refuses, the exception types that are the library's refusal (declar
 its adapter, `refusals`, with the library's source; any other exception, an exit, a
 signal, a hang or a memory kill is an `error`, never a refusal); on a row without a
 value, how the library represents it (`raise`, the canonical one; `nan` or `none`, a
-divergence its adapter declares). `metric-conformance run --bad-input` sends every example of every row (but those of
+divergence its adapter declares). `metric-conformance run` sends every example of every row (but those of
 knob values, `ConventionError`, whose options an adapter sets only from valid settings, the
 rows of the input object's own fields, which an adapter translates into a call, and the stress
-rows, where a library takes minutes, which `--stress` adds) to each library that implements
-its metric, as a golden case `bad-input.<family>.<row>.<example>`
+rows, where a library takes minutes, which `--stress` adds; `--no-bad-input` leaves them all
+out) to each library that implements its metric, as a golden case
+`bad-input.<family>.<row>.<example>`
 (`metric-conformance compare golden/bad_input/<family>.json#<id> --adapter NAME` replays one).
 """
 
@@ -109,21 +111,9 @@ def tables() -> list[dict]:
 
 
 def expand(v):
-    """Inputs as the oracle takes them: the ``$float``, ``$decimal`` and ``$repeat`` forms."""
-    if isinstance(v, dict):
-        if len(v) == 1:
-            (k, x), = v.items()
-            if k == "$float":
-                return float(x)
-            if k == "$decimal":
-                return Decimal(x)
-            if k == "$repeat":
-                text, times = x
-                return text * times
-        return {k: expand(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [expand(x) for x in v]
-    return v
+    """Inputs as the oracle takes them: the ``$float``, ``$decimal`` and ``$repeat`` forms
+    (``conformance.reports.records.decode_values``)."""
+    return decode_values(v)
 
 
 def check(example: dict) -> str | None:

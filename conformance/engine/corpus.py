@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from hypothesis import given, seed, strategies as st
 
 from conformance.engine import cache
-from conformance.reports.records import decode_non_finite, encode_non_finite
+from conformance.reports.records import decode_values, encode_values
 
 # The seed of every corpus walk, and of the searches that shrink what fails on a corpus
 # input (``properties.run_property``).
@@ -51,12 +51,12 @@ def plain(x) -> object:
     """``x`` as JSON reads it back (NaN and infinities as ``{"$float": ...}`` on disk):
     tuples become lists. The corpus holds only this form, so that a fresh walk and a
     stored one give the same items."""
-    return decode_non_finite(json.loads(json.dumps(encode_non_finite(x), ensure_ascii=False, allow_nan=False)))
+    return decode_values(json.loads(json.dumps(encode_values(x), ensure_ascii=False, allow_nan=False)))
 
 
 def key_text(x) -> str:
     """A canonical text of a plain input (a dictionary key for it)."""
-    return json.dumps(encode_non_finite(x), sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return json.dumps(encode_values(x), sort_keys=True, ensure_ascii=False, allow_nan=False)
 
 
 def items(metric: str, strategy, invariances: dict, size: int) -> list[Item]:
@@ -154,7 +154,7 @@ def _walk(strategy, invariances: dict, size: int) -> list[Item]:
 
 
 def _write(i: Item) -> dict:
-    return {"inputs": encode_non_finite(i.inputs), "transformed": encode_non_finite(i.transformed),
+    return {"inputs": encode_values(i.inputs), "transformed": encode_values(i.transformed),
             "probe": i.probe}
 
 
@@ -167,5 +167,5 @@ def _read(value) -> list[Item] | None:
         if not (isinstance(d, dict) and "inputs" in d and isinstance(d.get("transformed"), dict)
                 and isinstance(d.get("probe"), str)):
             return None
-        out.append(Item(decode_non_finite(d["inputs"]), decode_non_finite(d["transformed"]), d["probe"]))
+        out.append(Item(decode_values(d["inputs"]), decode_values(d["transformed"]), d["probe"]))
     return out

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Mapping
 
 from conformance.protocol import profile_overrides
-from conformance.reports.records import decode_non_finite, encode_non_finite, without_temp_names
+from conformance.reports.records import decode_values, encode_values, without_temp_names
 
 KNOWN_DIR = Path(__file__).resolve().parents[2] / "adapters" / "known_failures"
 _override: Path | None = None
@@ -56,7 +56,7 @@ class KnownFailure:
 
     def to_json(self) -> dict:
         d = {"id": self.id, "metric": self.metric, "kind": self.kind, "title": self.title,
-             "conventions": self.conventions, "inputs": encode_non_finite(self.inputs), "exact": self.exact,
+             "conventions": self.conventions, "inputs": encode_values(self.inputs), "exact": self.exact,
              "library_value": _json_number(self.library_value), "explanation": self.explanation}
         if self.knobs:
             d["knobs"] = self.knobs
@@ -71,7 +71,7 @@ class KnownFailure:
         if self.versions_source:
             d["versions_source"] = self.versions_source
         if self.also:
-            d["also"] = [{"inputs": encode_non_finite(a["inputs"]), "library_value": _json_number(a["library_value"])}
+            d["also"] = [{"inputs": encode_values(a["inputs"]), "library_value": _json_number(a["library_value"])}
                          for a in self.also]
         d["upstream"] = self.upstream
         return d
@@ -94,7 +94,7 @@ def _number(v):
 
 def same_inputs(a, b) -> bool:
     """Equal inputs, a NaN equal to a NaN (a recorded NaN score is the same input)."""
-    return a == b or encode_non_finite(a) == encode_non_finite(b)
+    return a == b or encode_values(a) == encode_values(b)
 
 
 def _json_number(v):
@@ -126,12 +126,12 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
         try:
             out.append(KnownFailure(
                 id=e["id"], adapter=adapter, metric=e["metric"], kind=e["kind"], title=e.get("title", ""),
-                conventions=e.get("conventions", {}), inputs=decode_non_finite(e["inputs"]), exact=e["exact"],
+                conventions=e.get("conventions", {}), inputs=decode_values(e["inputs"]), exact=e["exact"],
                 library_value=_number(e.get("library_value")), explanation=e.get("explanation", ""),
                 knobs=e.get("knobs", {}), classifier=e.get("classifier"), cases=e.get("cases", []),
                 upstream=e.get("upstream"), property=e.get("property"), versions=e.get("versions"),
                 versions_source=e.get("versions_source"),
-                also=[{"inputs": decode_non_finite(a["inputs"]), "library_value": _number(a.get("library_value"))}
+                also=[{"inputs": decode_values(a["inputs"]), "library_value": _number(a.get("library_value"))}
                       for a in e.get("also", []) if isinstance(a, dict) and "inputs" in a]))
         except KeyError as k:
             raise ValueError(f"{path}: entries[{i}] lacks {k}") from None

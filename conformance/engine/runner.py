@@ -207,12 +207,12 @@ class Unit:
     metrics: tuple = ()
 
 
-def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case], bad_input: bool = False,
+def plan_units(adapters: dict, metrics: Iterable[str] | None, cases: list[Case], bad_input: bool = True,
                stress: bool = False) -> list[Unit]:
-    """The units of a run: per adapter and metric its golden cases, its properties, its known
-    failures; per adapter its divergence searches; with ``bad_input`` the examples of the
-    bad-input tables (``golden/bad_input``, each sent to the library), with ``stress`` their
-    stress rows (a unit of their own)."""
+    """The units of a run: per adapter and metric its golden cases, the examples of the
+    bad-input tables (``golden/bad_input``, each sent to the library; left out when not
+    ``bad_input``), its properties, its known failures; per adapter its divergence searches;
+    with ``stress`` the tables' stress rows (a unit of their own)."""
     units = []
     bad = {c.metric for c in bad_input_cases()} if bad_input else set()
     heavy = {c.metric for c in bad_input_cases(stress=True) if "stress" in c.tags} if stress else set()
@@ -314,11 +314,6 @@ def _run_unit(unit: Unit, examples: int, case_paths, adapters: dict | None, limi
             bare_call = [run_default_call(a, unit.metric, cases, known)] \
                 if cases and getattr(a, "takes_options", True) else []
             return [run_case(a, c, known) for c in cases] + bare_call
-        if unit.part == "bad-input" and getattr(a, "bad_input_pending", ""):
-            r = _base_record(a, unit.metric, "golden", "bad-input (not sent)")
-            r.outcome = "skipped"
-            r.message = f"the bad-input tables' rows are not sent to {a.name} yet: {a.bad_input_pending}"
-            return [r]
         if unit.part == "bad-input":
             return [run_case(a, c, known) for c in bad_input_cases(unit.metric)]
         if unit.part == "stress":
@@ -366,7 +361,7 @@ def _run_divergence_unit(a, unit: Unit, known, examples: int) -> list[Record]:
 
 def run_all(adapters: dict, specs: dict, metrics=None, examples: int = 50, jobs: int = 1,
             case_paths=None, progress: Callable[[str], None] | None = None,
-            limits: Limits | None = None, previous: dict | None = None, bad_input: bool = False,
+            limits: Limits | None = None, previous: dict | None = None, bad_input: bool = True,
             stress: bool = False) -> list[Record]:
     """Every unit of every adapter; with ``limits`` (the default ones when None), each
     library call in a worker process under them (``conformance.engine.isolation``).

@@ -10,7 +10,7 @@ import json
 from collections import defaultdict
 from html import escape
 
-from conformance.reports.records import Record, shorten
+from conformance.reports.records import Record, encode_values, shorten
 
 KIND_ORDER = {"golden": 0, "property": 1, "invalid": 2, "known": 3, "divergence": 4}
 OUTCOMES = ("pass", "fail", "error", "known-failure", "divergence", "skipped", "not-applicable")
@@ -51,7 +51,7 @@ def _details(r: Record) -> str:
         rows.append(("known failure", f"{r.known_failure}: {r.known_title}"))
     rows.append(("explanation", r.explanation or r.message))
     if r.inputs is not None:
-        rows.append(("input", shorten(json.dumps(r.inputs, ensure_ascii=False, default=str), 2000)))
+        rows.append(("input", shorten(json.dumps(encode_values(r.inputs), ensure_ascii=False, default=str), 2000)))
     rows.append(("reproduce", r.reproduce))
     body = "".join(f"<dt>{escape(k)}</dt><dd>{escape(str(v))}</dd>" for k, v in rows if v not in (None, ""))
     return f'<dl class="d">{body}</dl>'

@@ -7,6 +7,7 @@ import re
 import shlex
 import tempfile
 from dataclasses import asdict, dataclass, field
+from decimal import Decimal
 
 
 @dataclass
@@ -56,45 +57,63 @@ class Record:
     def to_json(self) -> dict:
         """The record as strict JSON data: a non-finite float (a NaN score, a library's
         NaN) as {"$float": "nan"}."""
-        d = encode_non_finite(asdict(self))
+        d = encode_values(asdict(self))
         d["key"] = self.key
         return d
 
     @classmethod
     def from_json(cls, d: dict) -> "Record":
-        d = {k: decode_non_finite(v) for k, v in d.items() if k in cls.__dataclass_fields__}
+        d = {k: decode_values(v) for k, v in d.items() if k in cls.__dataclass_fields__}
         return cls(**d)
 
 
 _NON_FINITE = {"nan": float("nan"), "inf": float("inf"), "-inf": float("-inf")}
+REPEAT_LIMIT = 50_000_000   # items or characters a {"$repeat": [x, n]} may make
 
 
-def encode_non_finite(v):
-    """``v`` with every non-finite float as {"$float": "nan" | "inf" | "-inf"}, so that
-    it is strict JSON (RFC 8259 has no NaN)."""
+def encode_values(v):
+    """``v`` as strict JSON (RFC 8259 has no NaN, no Decimal): every non-finite float as
+    {"$float": "nan" | "inf" | "-inf"}, every ``Decimal`` as {"$decimal": its text}."""
     if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
         return {"$float": "nan" if v != v else ("inf" if v > 0 else "-inf")}
+    if isinstance(v, Decimal):
+        return {"$decimal": str(v)}
     if isinstance(v, (list, tuple)):
-        return [encode_non_finite(x) for x in v]
+        return [encode_values(x) for x in v]
     if isinstance(v, dict):
-        return {k: encode_non_finite(x) for k, x in v.items()}
+        return {k: encode_values(x) for k, x in v.items()}
     return v
 
 
-def decode_non_finite(v):
-    """The inverse of ``encode_non_finite``."""
+def decode_values(v):
+    """The inverse of ``encode_values``, the one reading of the project's JSON values (reports,
+    known failures, corpora, ``compare --inputs``, the bad-input tables): {"$float": text} is
+    that float (``float(text)``), {"$decimal": text} a ``Decimal``, {"$repeat": [x, n]} the
+    text or list x repeated n times (at most ``REPEAT_LIMIT`` items or characters, else
+    ``ValueError``)."""
     if isinstance(v, dict):
-        if len(v) == 1 and v.get("$float") in _NON_FINITE:
-            return _NON_FINITE[v["$float"]]
-        return {k: decode_non_finite(x) for k, x in v.items()}
+        if len(v) == 1:
+            (k, x), = v.items()
+            if k == "$float" and isinstance(x, str):
+                return _NON_FINITE[x] if x in _NON_FINITE else float(x)
+            if k == "$decimal" and isinstance(x, str):
+                return Decimal(x)
+            if k == "$repeat" and isinstance(x, list) and len(x) == 2 and isinstance(x[0], (str, list)) \
+                    and isinstance(x[1], int) and not isinstance(x[1], bool) and x[1] >= 0:
+                part, times = decode_values(x[0]), x[1]
+                if len(part) * times > REPEAT_LIMIT:
+                    raise ValueError(f"{{\"$repeat\": [..., {times}]}} makes {len(part) * times:,} items, more than "
+                                     f"{REPEAT_LIMIT:,}")
+                return part * times
+        return {k: decode_values(x) for k, x in v.items()}
     if isinstance(v, list):
-        return [decode_non_finite(x) for x in v]
+        return [decode_values(x) for x in v]
     return v
 
 
 def json_line(obj) -> str:
     """One line of strict JSON (non-finite floats encoded; other objects as their str)."""
-    return json.dumps(encode_non_finite(obj), ensure_ascii=False, default=str, allow_nan=False)
+    return json.dumps(encode_values(obj), ensure_ascii=False, default=str, allow_nan=False)
 
 
 def reproduce_command(adapter, metric: str, conventions: dict, inputs: dict | None,
@@ -107,7 +126,8 @@ def reproduce_command(adapter, metric: str, conventions: dict, inputs: dict | No
     if case_ref:
         return f"metric-conformance compare {shlex.quote(case_ref)} --adapter {adapter}"
     parts = ["metric-conformance", "compare", "--adapter", adapter, "--metric", metric,
-             "--inputs", shlex.quote(json.dumps(inputs, ensure_ascii=False, separators=(",", ":")))]
+             "--inputs", shlex.quote(json.dumps(encode_values(inputs), ensure_ascii=False, separators=(",", ":"),
+                                                default=str))]
     if conventions:
         parts += ["--conventions", shlex.quote(json.dumps(conventions, separators=(",", ":")))]
     return " ".join(parts)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conformance.reports.records import Record, shorten
+from conformance.reports.records import Record, encode_values, shorten
 from conformance.reports.writers import read_jsonl
 
 
@@ -41,7 +41,7 @@ def _details(r: Record) -> list[str]:
     if r.exact or r.library_value is not None:
         out.append(f"         exact: {shorten(str(r.exact), 120)}  library: {shorten(str(r.library_value), 120)}")
     if r.inputs:
-        out.append("         input: " + shorten(json.dumps(r.inputs, ensure_ascii=False, default=str), 300))
+        out.append("         input: " + shorten(json.dumps(encode_values(r.inputs), ensure_ascii=False, default=str), 300))
     if r.reproduce:
         out.append("         reproduce: " + shorten(r.reproduce, 400))
     return out

@@ -23,7 +23,7 @@ from oracle.conventions import ORACLE_VERSION
 
 from conformance.protocol import OUTCOMES
 from conformance.reports.paths import STDOUT, check_output
-from conformance.reports.records import Record, fixed_known, json_line
+from conformance.reports.records import Record, encode_values, fixed_known, json_line
 
 FORMAT = "metric-conformance-report"
 FORMAT_VERSION = 1
@@ -135,7 +135,7 @@ _LINES = (
     ("explanation", "explanation", str),
     ("known", "known_title", str),
     ("note", "message", str),
-    ("input", "inputs", lambda x: json.dumps(x, ensure_ascii=False)),
+    ("input", "inputs", lambda x: json.dumps(encode_values(x), ensure_ascii=False, default=str)),
     ("reproduce", "reproduce", str),
 )
 
@@ -173,7 +173,7 @@ def divergence_lines(r: Record) -> list[str]:
         head = f"DIVERGENCE {r.adapter} {r.metric} {knob}: library {lib}, canonical {canon}"
     lines = [head + (f" ({r.message})" if r.message else "")]
     if r.inputs is not None:
-        lines.append(f"  input:     {json.dumps(r.inputs, ensure_ascii=False)[:300]}")
+        lines.append(f"  input:     {json.dumps(encode_values(r.inputs), ensure_ascii=False, default=str)[:300]}")
     lines.append(f"  exact:     {r.exact} under {knob}={lib}; {r.case_exact} under {knob}={canon}; "
                  f"library {r.library_value!r}")
     if r.source:
