@@ -121,6 +121,7 @@ def separating_input(metric: str, ours: dict, theirs: dict, examples: int, strat
         x, apart = _declared_followed(metric, ours, theirs, follows)
         if apart is not None and seen is not None:
             seen["separated"] = True
+            seen.setdefault("apart", apart)
         if follows is None and apart is not None:
             return apart
         if x is not None:
@@ -295,7 +296,15 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
                 prof, canon = _moved(r, m, p2, c2, f"at {other}={value} (the profile's {other}="
                                                    f"{adapter.profile(metric)[other]} hides it)")
                 break
-        if x is None and unfollowed is not None:
+        if x is None and seen.get("apart") is not None:
+            # a declared separator sets the two values apart at the profile itself, but the
+            # library follows its profile on none of them (nor on any input the search drew):
+            # shown on the separator, judged as any disagreement (a known failure or a failure),
+            # never "no input separates" (the oracle says one does)
+            x = seen["apart"]
+            r.message = ("on a declared separator (oracle.separators), where the library does not follow its "
+                         "profile: no input was found on which it does")
+        elif x is None and unfollowed is not None:
             x, p2, c2, where, hidden = unfollowed
             prof, canon = _moved(r, m, p2, c2, f"at {where} (the profile's {hidden} makes the two values equal on "
                                                f"every input), where the library does not follow its profile")

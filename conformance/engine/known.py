@@ -82,7 +82,10 @@ _NON_FINITE = {"nan": float("nan"), "inf": float("inf"), "-inf": float("-inf")}
 
 def _number(v):
     """Library values are JSON numbers; NaN and infinities (not JSON) are stored as the
-    strings "nan", "inf", "-inf", and structures keep their shape."""
+    strings "nan", "inf", "-inf" (or as reports write them, {"$float": "nan"}), and
+    structures keep their shape."""
+    if isinstance(v, dict) and len(v) == 1 and "$float" in v:
+        return decode_values(v)
     if isinstance(v, str) and v in _NON_FINITE:
         return _NON_FINITE[v]
     if isinstance(v, list):

@@ -49,6 +49,11 @@ PROBES = [
     *_pair("zero-3gram", "a b x c d", ["a b y c d"]),
     # no unigram matches at all: no_match=zero gives 0 before any smoothing
     *_pair("no-match", "x y z w", ["a b c d"]),
+    # an empty hypothesis against an empty reference (c = r = 0): no_match=zero gives 0 before
+    # anything else is computed (sacrebleu >= 2.0 'if not any(correct)', nltk), smooth leaves BP
+    # and every precision 0/0, undefined; under smoothing none and add-k (which smooths the
+    # orders above 1 only), the only input where the two differ
+    *_pair("empty-pair", "", [""]),
     # two tokens: no 3-grams and 4-grams in the hypothesis (effective_order drops them)
     *_pair("short", "a b", ["a b"]),
     # two segments of different lengths and quality: the corpus pools, the sentence mean does not
