@@ -61,7 +61,7 @@ from fractions import Fraction
 from .chunks import _extract_both, _shape
 from .conventions import ConventionError, Knob, Metric, Result
 from .exact import Undefined
-from .tagging import READING, SCHEME, TAG_FORMAT
+from .tagging import READING, SCHEME, TAG_FORMAT, reading_inert
 
 _SEMEVAL = "Segura-Bedmar et al. 2013, SemEval-2013 Task 9, section 4.1 (task 9.1 evaluation)"
 _NERVALUATE = "nervaluate 1.2 (nervaluate/strategies.py, entities.py)"
@@ -238,7 +238,7 @@ _KNOBS = (SCHEME, READING, TAG_FORMAT, SCHEMA, MIN_OVERLAP, ZERO_DIVISION)
 def _metric(name: str, what: str, fn) -> Metric:
     return Metric(name=name, family="tagging", summary=f"SemEval-2013 task 9.1 {what} (strict, exact, partial, "
                   "type schemas) over entities read from tags", knobs=_KNOBS, inputs=_INPUTS, compute_fn=fn,
-                  normalize_fn=_normalize)
+                  normalize_fn=_normalize, inert_fn=reading_inert)
 
 
 NER_SCHEMA_PRECISION = _metric("ner_schema_precision", "precision", _one("precision"))

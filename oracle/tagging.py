@@ -431,6 +431,17 @@ _INPUTS = {"gold": "list of sentences, each a list of gold tags",
            "tokens": "optional list of sentences of words (same shape); needed by matching=pooled-type-text"}
 _ENTITY_KNOBS = (SCHEME, READING, TAG_FORMAT, AVERAGE, BETA, ZERO_DIVISION, NO_WEIGHT, LABELS, MATCHING)
 
+def reading_inert(knob: str, a: str, b: str, settings) -> str | None:
+    """reading=seqeval and reading=conlleval read the same chunks from B, I and O tags (the
+    module docstring: on B, I and O tags seqeval's rule is conlleval.pl's; S, E and the E-then-B
+    boundary are where they part), and schemes iob1 and iob2 accept no other prefix."""
+    if knob == "reading" and {a, b} == {"seqeval", "conlleval"} and settings.get("scheme") in ("iob1", "iob2"):
+        return ("under scheme=iob1 or iob2 only B, I and O tags are accepted, and on them seqeval's get_entities "
+                "is conlleval.pl's endOfChunk/startOfChunk rule (checked on every sequence of up to six tags over "
+                "two types: tests/test_oracle_tagging_readings.py)")
+    return None
+
+
 TOKEN_ACCURACY = Metric(
     name="token_accuracy", family="tagging",
     summary="Fraction of tokens whose predicted tag equals the gold tag (O included)",
@@ -439,20 +450,23 @@ TOKEN_ACCURACY = Metric(
 ENTITY_F1 = Metric(
     name="entity_f1", family="tagging",
     summary="Entity-level F-beta (chunks read from tags), micro/macro/weighted over types",
-    knobs=_ENTITY_KNOBS, inputs=_INPUTS, compute_fn=compute_entity_f1, normalize_fn=_normalize)
+    knobs=_ENTITY_KNOBS, inputs=_INPUTS, compute_fn=compute_entity_f1, normalize_fn=_normalize,
+    inert_fn=reading_inert)
 
 ENTITY_PRECISION = Metric(
     name="entity_precision", family="tagging",
     summary="Entity-level precision (chunks read from tags), micro/macro/weighted over types",
-    knobs=_ENTITY_KNOBS, inputs=_INPUTS, compute_fn=compute_entity_precision, normalize_fn=_normalize)
+    knobs=_ENTITY_KNOBS, inputs=_INPUTS, compute_fn=compute_entity_precision, normalize_fn=_normalize,
+    inert_fn=reading_inert)
 
 ENTITY_RECALL = Metric(
     name="entity_recall", family="tagging",
     summary="Entity-level recall (chunks read from tags), micro/macro/weighted over types",
-    knobs=_ENTITY_KNOBS, inputs=_INPUTS, compute_fn=compute_entity_recall, normalize_fn=_normalize)
+    knobs=_ENTITY_KNOBS, inputs=_INPUTS, compute_fn=compute_entity_recall, normalize_fn=_normalize,
+    inert_fn=reading_inert)
 
 ENTITY_REPORT = Metric(
     name="entity_report", family="tagging",
     summary="Per-type and averaged entity precision, recall, F-beta and support (a classification report)",
     knobs=tuple(k for k in _ENTITY_KNOBS if k is not AVERAGE), inputs=_INPUTS,
-    compute_fn=compute_entity_report, normalize_fn=_normalize)
+    compute_fn=compute_entity_report, normalize_fn=_normalize, inert_fn=reading_inert)
