@@ -29,6 +29,12 @@ PROBES = [
     # reference holds it: "the" 3 times against 2 in the reference counts 2, "the cat" 3
     # times against 1 counts 1 (unigrams 3/6 clipped, 6/6 not; bigrams 1/5, 3/5)
     *_pair("clipping", "the cat the cat the cat", ["the cat is on the mat"]),
+    # clipping against several references: an n-gram counts at most its largest count in any
+    # one reference (Papineni et al. 2002, sec. 2.1, "the maximum number of times a word occurs
+    # in any single reference translation"), not the sum over them. By hand: "a" and "b" twice in
+    # the hypothesis, once in each reference: unigrams 4/6 (summed: 6/6), bigrams ab ab ba bc cd
+    # 3/5 (summed 4/5), trigrams 2/4, 4-grams 1/3, BP 1: BLEU = (1/15)**(1/4)
+    *_pair("clipping-references", "a b a b c d", ["a b c d x y", "a b c d z w"]),
     # every n-gram order up to 7 matches partly: each order N a different precision product
     *_pair("long-match", "a b c d e f g h x", ["a b c d e f g h y z"]),
     # 13a splits ASCII punctuation off words ("world," -> "world ,"), none does not, intl also
