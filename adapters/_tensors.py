@@ -15,10 +15,11 @@ from __future__ import annotations
 from conformance.protocol import Skip
 
 
-def _leaves(value, path: str):
+def leaves(value, path: str):
+    """(path, element) of every element of nested lists, ``path`` as ``field[i][j]``."""
     if isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
-            yield from _leaves(v, f"{path}[{i}]")
+            yield from leaves(v, f"{path}[{i}]")
     else:
         yield path, value
 
@@ -33,7 +34,7 @@ def one_dtype(field: str, value, *, numbers_only: bool = True) -> str | None:
     if isinstance(value, (str, bytes)):
         raise Skip(f"{field}: a text where a list belongs; no tensor holds it (torch.tensor refuses a str)")
     kinds = set()
-    for path, v in _leaves(value, field):
+    for path, v in leaves(value, field):
         if hasattr(v, "item") and hasattr(v, "dtype"):   # a NumPy or torch scalar
             v = v.item()
         if isinstance(v, bool):

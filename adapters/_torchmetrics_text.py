@@ -43,7 +43,7 @@ from oracle.compare import Tolerance
 
 from ._bleu_inputs import segments, weight_list
 from ._numbers import as_float, exact_number, ln, ln_complement
-from ._tensors import one_dtype
+from ._tensors import leaves, one_dtype
 
 RATES = ("wer", "mer", "wil", "wip")
 _WORD = {"tokenize": ("whitespace",), "case": ("mixed",), "punctuation": ("keep",),
@@ -280,7 +280,7 @@ def perplexity_tensors(inputs: Mapping, library: str, ignore_index=None, dtype: 
     # a float or bool target is passed as torch.tensor makes it, for the library to refuse; a
     # bool among numbers, a text, None, has no tensor (adapters._tensors)
     target_kind = one_dtype("targets", targets)
-    if inputs.get("logits") is not None and any(isinstance(v, bool) for v in _flat(logits)):
+    if inputs.get("logits") is not None and any(isinstance(v, bool) for _, v in leaves(logits, "logits")):
         raise Skip("logits: a bool logit; the float32 logits tensor would read it as 0 or 1")
     try:
         logits, targets, ignore_index = _padded(logits, targets, ignore_index)
@@ -292,14 +292,6 @@ def perplexity_tensors(inputs: Mapping, library: str, ignore_index=None, dtype: 
     except (ValueError, TypeError) as e:
         raise Skip(f"{library} takes rectangular [batch, seq, vocab] logits ({e})")
     return z, t, ignore_index
-
-
-def _flat(x):
-    if isinstance(x, (list, tuple)):
-        for v in x:
-            yield from _flat(v)
-    else:
-        yield x
 
 
 def _padded(logits, targets, ignore_index):

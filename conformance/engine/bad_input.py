@@ -110,17 +110,11 @@ def tables() -> list[dict]:
     return sorted((load(p) for p in files()), key=lambda d: d["order"])
 
 
-def expand(v):
-    """Inputs as the oracle takes them: the ``$float``, ``$decimal`` and ``$repeat`` forms
-    (``conformance.reports.records.decode_values``)."""
-    return decode_values(v)
-
-
 def check(example: dict) -> str | None:
     """None when the oracle's outcome is the one the example expects, else why not."""
     expect = example["expect"]
     try:
-        result = compute(example["metric"], expand(example["inputs"]), example.get("conventions"))
+        result = compute(example["metric"], decode_values(example["inputs"]), example.get("conventions"))
     except (InputError, ConventionError) as e:
         want = expect.get("error")
         if want is None:
@@ -161,7 +155,7 @@ def cases(metric: str | None = None, stress: bool = False) -> list[Case]:
     marked ``libraries`` (the input object's own fields, which no library sees); the rows
     marked ``stress`` (a library call or the judgement takes minutes: 20,000-word WER in
     torchmetrics, 250 s) only with ``stress``. The case's
-    inputs are the oracle's (``expand``), ``written_inputs`` the table's; its file,
+    inputs are the oracle's (``decode_values``), ``written_inputs`` the table's; its file,
     ``bad_input/<family>.json``, and id, ``bad-input.<family>.<row>.<example>``, name it for
     ``compare FILE#ID``."""
     out = []
@@ -182,7 +176,7 @@ def cases(metric: str | None = None, stress: bool = False) -> list[Case]:
                     value = expect["value"]
                 out.append(Case(case_id(t["family"], r, e), row["input"],
                                 {"reference": f"golden/bad_input/{t['family']}.json rows[{r}]: {ex.get('why', '')}"},
-                                ["bad-input"] + (["stress"] if "stress" in row else []), ex["metric"], ex.get("conventions") or {}, expand(ex["inputs"]),
+                                ["bad-input"] + (["stress"] if "stress" in row else []), ex["metric"], ex.get("conventions") or {}, decode_values(ex["inputs"]),
                                 {"value": value}, f"bad_input/{t['family']}.json", ex["inputs"]))
     return out
 
