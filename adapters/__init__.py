@@ -3,11 +3,11 @@
 ``BUILTIN`` names the adapters shipped here ("module:Class"); pyproject.toml
 registers the same names in the entry-point group ``metric_conformance.adapters``,
 where third-party packages add theirs. Loading goes through
-``conformance.engine.resolve`` (the engine never imports this package).
+``conformance.resolve`` (the engine never imports this package).
 """
 from __future__ import annotations
 
-from conformance.engine.resolve import ENTRY_POINT_GROUP, adapter_names, builtin_adapters, load_adapter
+from conformance.resolve import ENTRY_POINT_GROUP, adapter_names, builtin_adapters, load_adapter
 
 BUILTIN = {
     "sacrebleu": "adapters.sacrebleu:SacreBLEU",

@@ -3,9 +3,11 @@
 - the public surface: ``protocol`` (the adapter protocol), ``functions`` (a plain
   function as an adapter), ``strategies`` (hypothesis strategies, one module per
   metric family), ``formats`` (the field's file formats), ``plugin`` (pytest),
-  ``cli``;
-- ``engine``: cases, plans, the runner, judgement, properties, divergence,
-  explanation, known failures, adapter resolution;
+  ``cli``, ``resolve`` (adapter loading), ``explain`` (explanations of a disagreement);
+- ``engine``: plans, corpora, the runner, judgement, properties, divergence, the
+  worker processes;
+- ``casefiles``: the versioned data files a run judges besides the corpus (golden
+  cases, bad-input tables, known failures);
 - ``reports``: records and their writers (console, JSONL, Markdown, JUnit), tracking;
 - ``audit``: audits of published figures; ``bench``: benchmarks.
 
@@ -22,8 +24,8 @@ import sys
 import warnings
 
 _MOVED = {f"conformance.{old}": f"conformance.{new}" for old, new in {
-    **{m: f"engine.{m}" for m in ("runner", "judge", "properties", "explain", "known", "divergence", "invalid",
-                                 "cases", "plans")},
+    **{m: f"engine.{m}" for m in ("runner", "judge", "properties", "divergence", "invalid", "plans")},
+    **{m: f"casefiles.{m}" for m in ("known", "cases")},
     **{f"strategies_{m}": f"strategies.{m}" for m in ("classification", "multimodal", "ranking", "speech",
                                                        "tagging")},
     "report": "reports.writers", "records": "reports.records", "tracking": "reports.tracking",
@@ -48,4 +50,6 @@ class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 if not any(isinstance(f, _Moved) for f in sys.meta_path):
-    sys.meta_path.insert(0, _Moved())
+    # last, so that it is asked only for a name no other finder has: the user's imports
+    # never pass through it
+    sys.meta_path.append(_Moved())

@@ -15,7 +15,7 @@ import os
 import sys
 
 from conformance.engine.isolation import DEFAULT_MEMORY, DEFAULT_TIMEOUT, Limits
-from conformance.engine.resolve import builtin_adapters
+from conformance.resolve import builtin_adapters
 from conformance.reports.paths import STDOUT
 from conformance.reports.records import changed_known, fixed_known
 from conformance.cli_common import (EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, UsageError, _case_from_args, _check_paths,
@@ -38,7 +38,7 @@ def cmd_run(args) -> int:
     if not adapters:
         print("no adapter is available: " + "; ".join(f"{n}: {w}" for n, w in unavailable), file=sys.stderr)
         return EXIT_USAGE
-    from conformance.engine.known import load_known
+    from conformance.casefiles.known import load_known
     for name in adapters:   # every known-failure list is read before the run starts
         try:
             load_known(name)
@@ -171,7 +171,7 @@ def cmd_list(args) -> int:
 def _declared(name: str) -> str:
     """An unavailable built-in adapter's declared range and metrics, read from its class."""
     from importlib.metadata import entry_points
-    from conformance.engine.resolve import ENTRY_POINT_GROUP
+    from conformance.resolve import ENTRY_POINT_GROUP
     try:
         c = next(ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name).load()
     except Exception:   # not registered, or not importable
@@ -198,7 +198,7 @@ def cmd_compare(args) -> int:
     _known_dir(args)
     from oracle.registry import get_metric
     from conformance.engine.judge import judge_case
-    from conformance.engine.known import KnownIndex, load_known
+    from conformance.casefiles.known import KnownIndex, load_known
     case = _case_from_args(args)
     adapters, _, unavailable = _load_adapters([args.adapter])
     if not adapters:
@@ -238,7 +238,7 @@ def cmd_compare(args) -> int:
 
 def cmd_known(args) -> int:
     _known_dir(args)
-    from conformance.engine.known import KnownFailure, load_known, write_known
+    from conformance.casefiles.known import KnownFailure, load_known, write_known
     from conformance.reports.writers import read_jsonl
     adapters, _, unavailable = _load_adapters([args.adapter])
     if not adapters:
@@ -292,7 +292,7 @@ def _profile_overrides(adapter, record) -> dict:
 
 
 def cmd_check(args) -> int:
-    from conformance.engine.cases import check_cases, load_cases
+    from conformance.casefiles.cases import check_cases, load_cases
     problems = check_cases(args.files or None)
     n = len(load_cases(args.files or None)) if not problems else None
     for p in problems:
@@ -444,8 +444,8 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from oracle.conventions import ConventionError, InputError
-    from conformance.engine import known as known_lists
-    from conformance.engine.cases import CaseFileError
+    from conformance.casefiles import known as known_lists
+    from conformance.casefiles.cases import CaseFileError
     previous_known_dir = known_lists.directory() if known_lists._override else None
     _renamed_values_as_notices(args.command)
     try:

@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from conformance.engine.resolve import builtin_adapters, resolve_adapter
+from conformance.resolve import builtin_adapters, resolve_adapter
 from conformance.reports.paths import STDOUT
 from conformance.reports.records import decode_values
 
@@ -54,7 +54,7 @@ _OUR_PACKAGES = ("conformance", "oracle", "adapters")
 
 
 def _known_dir(args):
-    from conformance.engine.known import set_directory
+    from conformance.casefiles.known import set_directory
     d = getattr(args, "known_dir", None)
     if d:
         first = Path(d).parts[0] if not Path(d).is_absolute() and Path(d).parts else ""
@@ -87,13 +87,13 @@ def _check_paths(args) -> None:
 
 
 def _case_from_args(args):
-    from conformance.engine.cases import load_case_json, load_cases, case_files, Case
+    from conformance.casefiles.cases import load_case_json, load_cases, case_files, Case
     if args.case:
         ref = args.case
         if "#" in ref:
             fname, cid = ref.split("#", 1)
             if cid.startswith("bad-input."):   # a row of golden/bad_input/<family>.json
-                from conformance.engine.bad_input import find_case
+                from conformance.casefiles.bad_input import find_case
                 case = find_case(ref)
                 if case is None:
                     raise UsageError(f"{ref}: no bad-input example with id {cid}")

@@ -11,7 +11,7 @@ from conformance.cli_common import EXIT_OK, UsageError, _case_from_args, _load_a
 def cmd_explain(args) -> int:
     from oracle.compare import Tolerance
     from oracle.registry import get_metric
-    from conformance.engine.explain import explain, explanation
+    from conformance.explain import explain, explanation
     if args.report:
         from conformance.reports.writers import read_jsonl
         try:
@@ -59,7 +59,7 @@ def cmd_explain(args) -> int:
         raise UsageError("give --value or --adapter")
     res = m.compute(case.inputs, settings)
     from oracle.exact import exact_json
-    from conformance.engine.explain import explain_leaves, prove, value_agrees
+    from conformance.explain import explain_leaves, prove, value_agrees
     out = {"metric": case.metric, "signature": m.signature(settings),
            "value": value if not isinstance(value, Fraction) else str(value), "exact": exact_json(res.value)}
     if value_agrees(value, res.value, tol):
@@ -106,7 +106,7 @@ def _separating(metric: str, settings: dict, found: list) -> list:
     minimal input on which they give different exact values."""
     from oracle.registry import get_metric
     from conformance.engine.divergence import separating_input
-    from conformance.engine.explain import ARITHMETIC
+    from conformance.explain import ARITHMETIC
     m = get_metric(metric)
     base = m.settings(settings)
     sets = [(f, {**base, **{k: v for k, v in f.items() if k != ARITHMETIC}}) for f in found[:4]]

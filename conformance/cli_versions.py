@@ -75,7 +75,7 @@ def extra_requirements(adapter, version: str) -> list[str]:
 def cmd_versions(args) -> int:
     from conformance import venvs
     from conformance.reports import matrix as M
-    from conformance.engine.resolve import resolve_adapter
+    from conformance.resolve import resolve_adapter
     if args.examples < 0 or args.timeout <= 0:
         raise UsageError("--examples must be >= 0 and --timeout positive")
     try:

@@ -57,7 +57,7 @@ def pytest_configure(config):
         settings.load_profile(name)
     known_dir = config.getoption("--metric-known-dir", default=None)
     if known_dir:
-        from conformance.engine.known import set_directory
+        from conformance.casefiles.known import set_directory
         set_directory(known_dir)
 
 
@@ -83,7 +83,7 @@ class ConformanceItem(pytest.Item):
         self.adapter, self.unit, self.test, self.examples, self.strict = adapter, unit, test, examples, strict
 
     def runtest(self):
-        from conformance.engine.known import KnownIndex, load_known
+        from conformance.casefiles.known import KnownIndex, load_known
         from conformance.engine.properties import run_property
         from conformance.engine.runner import run_case, run_known_entry
         from conformance.reports.records import fixed_known
@@ -134,7 +134,7 @@ class ConformanceItem(pytest.Item):
 
 
 def _resolve(spec: str):
-    from conformance.engine.resolve import resolve_adapter
+    from conformance.resolve import resolve_adapter
     return resolve_adapter(spec)
 
 
@@ -153,8 +153,8 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 def _add_items(session, config, items, specs):
-    from conformance.engine.cases import load_cases
-    from conformance.engine.known import load_known
+    from conformance.casefiles.cases import load_cases
+    from conformance.casefiles.known import load_known
     from conformance.engine.isolation import DEFAULT_MEMORY, DEFAULT_TIMEOUT, Limits, isolated
     from conformance.engine.properties import property_names
     examples = config.getoption("--metric-examples")
@@ -205,7 +205,7 @@ def library_outputs(adapter, metrics=None) -> dict:
     """The adapter's outputs on every golden input it can run, as exact text
     (floats by repr, so any change of a last bit shows)."""
     from oracle.registry import get_metric
-    from conformance.engine.cases import load_cases
+    from conformance.casefiles.cases import load_cases
     from conformance.protocol import Skip, Unsupported
     out: dict = {}
     for c in load_cases():

@@ -47,8 +47,8 @@ def exact_from_table(entry) -> bool:
     """An entry recorded on bad-input rows (``cases``) takes its exact value from the table's
     first case, derived by hand there (golden/bad_input/<family>.json, each example's
     ``why``): the refusal the table names, or the table's value."""
-    from conformance.engine.bad_input import find_case
-    from conformance.engine.cases import parse_expected
+    from conformance.casefiles.bad_input import find_case
+    from conformance.casefiles.cases import parse_expected
     from oracle.certified import same_value
     cases = [c for c in entry.get("cases") or [] if c.startswith("bad-input.")]
     if not cases:
@@ -64,7 +64,7 @@ def exact_from_table(entry) -> bool:
         got = json.loads(got) if got[:1] in "[{" else got
     except ValueError:
         pass
-    from conformance.engine.cases import _same_json
+    from conformance.casefiles.cases import _same_json
     if isinstance(want, str) and isinstance(got, str):
         return same_value(parse_expected(want), parse_expected(got))
     return _same_json(want, got)
@@ -74,7 +74,7 @@ def check_invalid_entry(a, entry) -> None:
     """An accepts-invalid-input entry: the oracle refuses the stored input, with the recorded
     reason, and the library still returns the recorded value for it (a value, not a refusal)."""
     import pytest
-    from conformance.engine.known import same_library_value
+    from conformance.casefiles.known import same_library_value
     from conformance.reports.records import decode_values as _decode_inputs
     from oracle.conventions import InputError
     inputs = _decode_inputs(entry["inputs"])

@@ -9,7 +9,7 @@ import pytest
 
 from adapters import BUILTIN, builtin_adapters, load_adapter
 from conformance.engine.judge import judge  # noqa: E402
-from conformance.engine.known import KnownIndex, load_known
+from conformance.casefiles.known import KnownIndex, load_known
 from conformance.engine.versions import in_range
 from conformance.protocol import Configured, Skip, Unsupported
 from oracle.compare import compare

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("pycocoevalcap.cider.cider")
 
 from adapters import BUILTIN, load_adapter  # noqa: E402
-from conformance.engine.known import KnownIndex, load_known  # noqa: E402
+from conformance.casefiles.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Skip, Unsupported  # noqa: E402
 from oracle.compare import compare  # noqa: E402
 from oracle.exact import Undefined, exact_str

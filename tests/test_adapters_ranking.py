@@ -17,7 +17,7 @@ from oracle.parse import parse_exact
 
 from adapters import BUILTIN, load_adapter
 from conformance.engine.judge import judge
-from conformance.engine.known import KnownIndex, load_known
+from conformance.casefiles.known import KnownIndex, load_known
 from conformance.protocol import Configured, Unsupported
 from oracle.compare import Tolerance, compare_value
 from oracle.exact import Undefined, exact_str

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 
-from conformance.engine.known import _number  # NaN and infinities are stored as strings
+from conformance.casefiles.known import _number  # NaN and infinities are stored as strings
 import math
 import warnings
 
@@ -16,7 +16,7 @@ pytest.importorskip("seqeval")
 
 from adapters import BUILTIN, load_adapter  # noqa: E402
 from adapters.seqeval import library_entities  # noqa: E402
-from conformance.engine.known import KnownIndex, load_known  # noqa: E402
+from conformance.casefiles.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402
 from oracle.conventions import InputError, _jsonable  # noqa: E402

@@ -6,8 +6,8 @@ import inspect
 import json
 
 from conformance.protocol import Skip  # noqa: E402
-from conformance.engine.known import same_library_value  # noqa: E402
-from conformance.engine.known import _number  # NaN and infinities are stored as strings
+from conformance.casefiles.known import same_library_value  # noqa: E402
+from conformance.casefiles.known import _number  # NaN and infinities are stored as strings
 import math
 
 import pytest
@@ -15,9 +15,9 @@ import pytest
 pytest.importorskip("sklearn")
 
 from adapters import BUILTIN, load_adapter  # noqa: E402
-from conformance.engine.cases import parse_expected  # noqa: E402
+from conformance.casefiles.cases import parse_expected  # noqa: E402
 from conformance.engine.judge import judge  # noqa: E402
-from conformance.engine.known import KnownIndex, load_known  # noqa: E402
+from conformance.casefiles.known import KnownIndex, load_known  # noqa: E402
 from conformance.protocol import Configured, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402
 from oracle.exact import Undefined, exact_json, exact_str, is_structured

@@ -9,7 +9,7 @@ import pkgutil
 import pytest
 
 import oracle
-from conformance.engine import bad_input as B
+from conformance.casefiles import bad_input as B
 
 TABLES = B.tables()
 EXAMPLES = [pytest.param(ex, id=f"{t['family']}-{r}-{e}")
@@ -24,7 +24,7 @@ def test_row_example(example):
 
 def test_docs_page_is_the_rendering_of_the_tables():
     assert B.DOC.read_text(encoding="utf-8") == B.render(TABLES), \
-        "docs/bad-input.md is out of date: python -m conformance.engine.bad_input --write"
+        "docs/bad-input.md is out of date: python -m conformance.casefiles.bad_input --write"
 
 
 def test_every_metric_family_has_a_table():
@@ -69,8 +69,8 @@ def test_a_library_that_accepts_a_refused_row_fails():
     # flattened lists (seqeval/metrics/sequence_labeling.py accuracy_score: sum(y_t == y_p for
     # y_t, y_p in zip(y_true, y_pred))) and returns 4 of 5 without a check of the lengths
     pytest.importorskip("seqeval")
-    from conformance.engine.known import KnownIndex
-    from conformance.engine.resolve import load_adapter
+    from conformance.casefiles.known import KnownIndex
+    from conformance.resolve import load_adapter
     from conformance.engine.runner import run_case
     a = load_adapter("seqeval")
     r = run_case(a, B.find_case("#bad-input.tagging.3.0"), KnownIndex(a, []))
@@ -79,7 +79,7 @@ def test_a_library_that_accepts_a_refused_row_fails():
 
 
 def test_every_run_sends_the_rows_and_the_stress_rows_when_asked():
-    from conformance.engine.resolve import load_adapter
+    from conformance.resolve import load_adapter
     from conformance.engine.runner import plan_units
     a = load_adapter("jiwer")
     parts = [u.part for u in plan_units({"jiwer": a}, ["wer"], [])]

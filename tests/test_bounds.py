@@ -85,7 +85,7 @@ def test_an_exact_value_past_the_integer_text_limit_prints():
 
 def test_deeply_nested_json_is_a_clear_error(tmp_path, capsys):
     from conformance.cli import main
-    from conformance.engine.cases import CaseFileError, load_file
+    from conformance.casefiles.cases import CaseFileError, load_file
     deep = "[" * 100000 + "]" * 100000
     path = tmp_path / "deep.json"
     path.write_text(deep)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from conformance import formats as F
-from conformance.engine.cases import load_file
+from conformance.casefiles.cases import load_file
 from oracle import compute
 from oracle.trec import read_qrels, read_run
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conformance.engine.cases import (CaseFileError, case_files, check_cases, load_cases, load_file, rederive,
+from conformance.casefiles.cases import (CaseFileError, case_files, check_cases, load_cases, load_file, rederive,
                                       printed_matches)
 from oracle.parse import parse_exact
 

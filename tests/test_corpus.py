@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conformance.engine import cache, corpus
-from conformance.engine.known import KnownFailure, KnownIndex
+from conformance.casefiles.known import KnownFailure, KnownIndex
 from conformance.engine.plans import plan_for
 from conformance.engine.properties import run_property
 from conformance.functions import FunctionAdapter

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from conformance.engine.cases import Case
+from conformance.casefiles.cases import Case
 from conformance.engine.defaults import run_default_call
 from conformance.protocol import Adapter, LibraryOutput, Skip
 from oracle.conventions import InputError
@@ -139,7 +139,7 @@ def test_every_builtin_adapter_declares_its_bare_calls_or_why_not():
     """Per adapter and metric, the bare call either runs or its skip names why (never the
     protocol's generic 'declares no call' for a builtin adapter that takes options)."""
     from adapters import BUILTIN
-    from conformance.engine.resolve import resolve_adapter
+    from conformance.resolve import resolve_adapter
     missing = []
     for name, spec in BUILTIN.items():
         a = resolve_adapter(spec)

@@ -1,10 +1,10 @@
 """Explanations proven against their rivals: a knob setting explains a library only when
 it holds on the neighbours that separate it from every rival that also fits the minimal
 input; where the library does not score such a neighbour, both candidates remain, and the
-verdict is a defect naming them (conformance.engine.explain.prove)."""
+verdict is a defect naming them (conformance.explain.prove)."""
 from __future__ import annotations
 
-from conformance.engine.explain import explanation, prove
+from conformance.explain import explanation, prove
 from conformance.functions import implementation
 from conformance.protocol import Skip
 from oracle.compare import Tolerance

@@ -2,7 +2,7 @@
 import json
 
 from conformance.reports import writers as R
-from conformance.engine.known import KnownIndex
+from conformance.casefiles.known import KnownIndex
 from conformance.engine.properties import run_property
 from conformance.engine.runner import run_all
 from tests.inhouse_classification import (confusion_matrix_by_pairs, confusion_matrix_fancy_index,

@@ -3,7 +3,7 @@ is not the span-based entity F1 it declares, and names the knob that reproduces 
 from fractions import Fraction
 
 from conformance.reports import writers as R
-from conformance.engine.known import KnownIndex
+from conformance.casefiles.known import KnownIndex
 from conformance.engine.properties import run_property
 from conformance.engine.runner import run_all
 from oracle.compare import compare

@@ -3,7 +3,7 @@
 (Since the input forms came in, the engine read an invariance property's kind as
 ``invariance:<name>`` and never reached its branch: the library was called once,
 the transformation never; these tests fail on that engine.)"""
-from conformance.engine.known import KnownIndex
+from conformance.casefiles.known import KnownIndex
 from conformance.engine.properties import run_property
 from conformance.functions import implementation
 

@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from conformance.engine.known import KnownIndex, load_known
+from conformance.casefiles.known import KnownIndex, load_known
 from conformance.engine.runner import run_known_entry
 from conformance.reports.records import changed_known, fixed_known
 
@@ -13,7 +13,7 @@ from conformance.reports.records import changed_known, fixed_known
 @pytest.fixture
 def sk():
     pytest.importorskip("sklearn")
-    from conformance.engine.resolve import resolve_adapter
+    from conformance.resolve import resolve_adapter
     a = resolve_adapter("sklearn")
     return a, load_known("sklearn")
 
@@ -42,7 +42,7 @@ def test_a_replay_with_another_library_value_is_a_change(sk):
 
 def test_temporary_file_names_are_no_change():
     import tempfile
-    from conformance.engine.known import same_library_value
+    from conformance.casefiles.known import same_library_value
     from conformance.reports.records import without_temp_names
     a = f"raised CalledProcessError: Command '['perl', '{tempfile.gettempdir()}/tmpab12cd34']'"
     b = without_temp_names(f"raised CalledProcessError: Command '['perl', '{tempfile.gettempdir()}/tmpzz99yy88']'")

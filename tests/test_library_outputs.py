@@ -11,7 +11,7 @@ def test_library_outputs_on_the_golden_inputs(metric_outputs_regression, name):
     from conformance.plugin import library_outputs
     a = load_adapter(name)
     outputs = library_outputs(a)
-    golden = sum(1 for c in __import__("conformance.engine.cases", fromlist=["load_cases"]).load_cases()
+    golden = sum(1 for c in __import__("conformance.casefiles.cases", fromlist=["load_cases"]).load_cases()
                  if c.metric in a.metrics())
     assert len(outputs) >= 0.9 * golden, (len(outputs), golden)
     metric_outputs_regression(a, basename=f"outputs-{name}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from adapters import BUILTIN
-from conformance.engine.resolve import resolve_adapter
+from conformance.resolve import resolve_adapter
 from conformance.reports.offered import adapter_listing
 
 # (adapter, knob=value, words of the skip): the setting leaves the library no way to take

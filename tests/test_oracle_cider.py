@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.engine.cases import load_file, rederive
+from conformance.casefiles.cases import load_file, rederive
 from conformance.strategies.multimodal import caption_inputs
 from oracle import ConventionError, InputError, compute
 from oracle.cider_sum import CiderSum

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.engine.cases import load_file, rederive
+from conformance.casefiles.cases import load_file, rederive
 from conformance.strategies.speech import edited_tokens, transcript_pairs
 from oracle import Admissible, ConventionError, InputError, Undefined, compute, get_metric
 from oracle import alignment as A

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.engine.cases import load_file, rederive
+from conformance.casefiles.cases import load_file, rederive
 from conformance.strategies.ranking import COMMON_KNOBS, METRIC_KNOBS, ranking_inputs
 from oracle import ConventionError, InputError, Undefined, compute, get_metric
 from oracle.certified import digits

@@ -4,7 +4,7 @@ up in review. (The expected values of the cases themselves are hand-derived; thi
 pins the rest.)"""
 import pytest
 
-from conformance.engine.cases import load_cases
+from conformance.casefiles.cases import load_cases
 from oracle.conventions import ConventionError, InputError
 from oracle.registry import get_metric
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.engine.cases import load_file, rederive
+from conformance.casefiles.cases import load_file, rederive
 from conformance.strategies import tagging as ST
 from oracle import ConventionError, InputError, Undefined, compute, get_metric
 from oracle.certified import places, same_value

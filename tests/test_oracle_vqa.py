@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.engine.cases import load_file, rederive
+from conformance.casefiles.cases import load_file, rederive
 from conformance.strategies.multimodal import vqa_items
 from oracle import ConventionError, InputError, compute, get_metric
 from oracle.certified import places

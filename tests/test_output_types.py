@@ -49,7 +49,7 @@ def test_compare_takes_big_integers_and_zero_d_arrays():
 
 
 def test_a_float32_one_is_within_the_bounds_property():
-    from conformance.engine.known import KnownIndex
+    from conformance.casefiles.known import KnownIndex
     from conformance.engine.properties import run_property
     fn = implementation("accuracy", name="float32-accuracy")(
         lambda inputs: np.float32(sum(t == p for t, p in zip(inputs["y_true"], inputs["y_pred"]))

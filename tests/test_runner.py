@@ -1,7 +1,7 @@
 """The engine finds defects by itself: property templates against in-house functions."""
 import json
 
-from conformance.engine.known import KnownIndex
+from conformance.casefiles.known import KnownIndex
 from conformance.engine.properties import property_names, run_property
 from conformance.engine.runner import run_all
 from conformance.reports import writers as R

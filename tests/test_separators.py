@@ -87,7 +87,7 @@ def test_divergence_tries_the_declared_separators_first():
 
 
 def test_a_refusal_kind_is_read_without_the_items_it_names():
-    from conformance.engine.known import _refusal_kind
+    from conformance.casefiles.known import _refusal_kind
     a = "error(InputError: y_true[5]: label 1002 is not among the declared labels [0, 1, 2] (outside=drop))"
     b = "error(InputError: y_true[0]: label 'x' is not among the declared labels ['a', 'b'] (outside=drop))"
     c = "error(InputError: y_pred: 2 items but y_true has 3)"

@@ -2,7 +2,7 @@
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from conformance.engine.explain import candidate_values
+from conformance.explain import candidate_values
 from conformance.engine.plans import plan_for
 from oracle.conventions import ConventionError, InputError
 from oracle.certified import same_value

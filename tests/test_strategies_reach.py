@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, Phase, find, settings as hsettings, strategi
 from hypothesis.errors import NoSuchExample
 
 from conformance.engine.divergence import differs as _differs, exact_value as _value
-from conformance.engine.explain import candidate_values
+from conformance.explain import candidate_values
 from conformance.engine.plans import plan_for
 from oracle.conventions import ConventionError
 from oracle.registry import get_metric, metric_names

@@ -18,7 +18,7 @@ import pytest
 from adapters import builtin_adapters, load_adapter
 from conformance.engine.divergence import divergent_knobs
 from conformance.engine.judge import judge_case
-from conformance.engine.known import KnownFailure, KnownIndex, load_known
+from conformance.casefiles.known import KnownFailure, KnownIndex, load_known
 from conformance.engine.properties import run_property
 from conformance.reports.records import fixed_known
 from conformance.reports.writers import describe_record
@@ -204,7 +204,7 @@ def test_a_percent_value_is_a_unit_not_a_knob_of_the_budget():
     so 53.72849659117... is the value at scale=percent: the unit alone explains it. The
     search's reach: a value that needs two knobs (case=lower, smoothing=exp) and the unit
     is found within the default budget of two knob changes."""
-    from conformance.engine.explain import explain
+    from conformance.explain import explain
     from oracle import compute, to_float
     from oracle.compare import Tolerance
     inputs = {"hypotheses": ["the cat sat on the mat"], "references": [["the cat sat on a mat"]]}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from conformance.engine.divergence import reported_knobs
-from conformance.engine.known import KnownIndex
+from conformance.casefiles.known import KnownIndex
 from conformance.engine.ties import admissible_knobs, run_tie_rule, tied_candidates
 from conformance.functions import implementation
 from oracle.exact import Admissible

@@ -89,7 +89,7 @@ def test_historical_defects_show_where_they_were(judged, name):
 def test_matrix_reports_an_uninstallable_release_and_goes_on(tmp_path):
     """A release that does not exist is an n.a. column with pip's reason; the others are
     judged (the installed one here, without an install)."""
-    from conformance.engine.resolve import load_adapter
+    from conformance.resolve import load_adapter
     installed = load_adapter("sacrebleu").version()
     report = tmp_path / "m.jsonl"
     proc = subprocess.run([sys.executable, "-m", "conformance", "versions", "--adapter", "sacrebleu", "--versions",

@@ -219,7 +219,7 @@ def _scale(figure: Figure, metric: str, given: str | None) -> int:
 
 
 def _load_case(ref: str, base: Path):
-    from conformance.engine.cases import load_file
+    from conformance.casefiles.cases import load_file
     if "#" not in ref:
         raise ClaimError(f"golden={ref}: expected FILE.json#ID")
     fname, cid = ref.split("#", 1)

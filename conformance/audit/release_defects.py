@@ -12,7 +12,7 @@ import sys
 
 
 def applying(adapter, metric: str, settings: dict, inputs: dict) -> list[dict]:
-    from conformance.engine.known import KnownIndex, load_known
+    from conformance.casefiles.known import KnownIndex, load_known
     from oracle.exact import exact_str
     index = KnownIndex(adapter, load_known(adapter.name))
     classifiers, models = adapter.defect_classifiers(), adapter.defect_models()
@@ -37,7 +37,7 @@ def applying(adapter, metric: str, settings: dict, inputs: dict) -> list[dict]:
 
 
 def main() -> int:
-    from conformance.engine.resolve import load_adapter
+    from conformance.resolve import load_adapter
     req = json.load(sys.stdin)
     adapter = load_adapter(req["adapter"])
     ok, why = adapter.available()

@@ -41,7 +41,7 @@ def check_releases(claim, judge) -> list[ReleaseCheck]:
 
 
 def _check(claim, name: str, version: str, judge) -> ReleaseCheck:
-    from conformance.engine.resolve import load_adapter
+    from conformance.resolve import load_adapter
     from conformance.engine.versions import in_range
     from oracle.conventions import ConventionError, InputError
     from oracle.many import compute_settings

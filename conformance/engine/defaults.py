@@ -15,11 +15,11 @@ import json
 
 from oracle.registry import get_metric
 
-from conformance.engine.explain import describe, explain
+from conformance.explain import describe, explain
 from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal
 from conformance.engine.judge import Verdict, judge
 from conformance.protocol import Skip, Unsupported, bare
-from conformance.engine.known import same_library_value
+from conformance.casefiles.known import same_library_value
 from conformance.reports.records import Record, shorten
 
 # judge statuses where the library answered (a value, or an exception of its own)

@@ -16,7 +16,7 @@ from oracle.registry import get_metric
 
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
-from conformance.engine.explain import describe, explain, explanation
+from conformance.explain import describe, explain, explanation
 from conformance.engine.isolation import NOT_REFUSALS, UNRELATED_CRASHES, not_a_refusal, not_its_refusal
 from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
 
@@ -214,7 +214,7 @@ def proven_explanation(adapter, metric: str, settings: Mapping, inputs: Mapping,
     """(proven candidates, explanation text): the knob settings (and arithmetic) that
     reproduce the library on this input, kept only if they also hold on neighbouring
     inputs (``prove``); for a structure with no whole explanation, the leaves one by one."""
-    from conformance.engine.explain import explain_leaves, prove
+    from conformance.explain import explain_leaves, prove
     if result is None:
         result = get_metric(metric).compute(inputs, settings)
     found = explain(metric, settings, inputs, library_value, tol)

@@ -35,12 +35,12 @@ from oracle.registry import get_metric
 from conformance.engine import corpus as _corpus
 from conformance.engine.calls import LibraryCalls
 from conformance.engine.corpus import PROPERTY_SEED
-from conformance.engine.explain import explanation, reproduces
+from conformance.explain import explanation, reproduces
 from conformance.engine.invalid import kinds as invalid_kinds, mutate
 from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal, not_its_refusal
 from conformance.engine.judge import judge, proven_explanation
 from oracle.certified import exact_texts
-from conformance.engine.known import _MISSING
+from conformance.casefiles.known import _MISSING
 from conformance.engine.outputs import finite as _finite, numeric as _numeric, same_output as _same_output
 from conformance.engine.plans import plan_for
 from conformance.engine.search import search_settings

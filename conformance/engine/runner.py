@@ -11,14 +11,14 @@ from typing import Callable, Iterable
 from oracle.conventions import ConventionError
 from oracle.registry import get_metric
 
-from conformance.engine.bad_input import cases as bad_input_cases
-from conformance.engine.cases import Case, load_cases
+from conformance.casefiles.bad_input import cases as bad_input_cases
+from conformance.casefiles.cases import Case, load_cases
 from conformance.engine.defaults import run_default_call
 from conformance.engine.judge import judge_case
 from conformance.engine.divergence import reported_knobs, run_divergences
 from conformance.engine.ties import admissible_knobs
 from conformance.engine.isolation import LibraryDied, Limits, isolated
-from conformance.engine.known import KnownIndex, load_known, same_library_value
+from conformance.casefiles.known import KnownIndex, load_known, same_library_value
 from conformance.engine.plans import plan_for
 from conformance.engine.properties import property_names, run_property
 from conformance.protocol import profile_overrides
@@ -188,7 +188,7 @@ def _outside_range(r: Record, v, entry, adapter, known, settings) -> Record:
 
 
 def _same_exact(a: str, b: str) -> bool:
-    from conformance.engine.cases import parse_expected
+    from conformance.casefiles.cases import parse_expected
     from oracle.certified import same_value
     try:
         return same_value(parse_expected(a), parse_expected(b))
@@ -243,7 +243,7 @@ _ADAPTERS: dict = {}
 
 
 def _init_worker(specs: dict):
-    from conformance.engine.resolve import resolve_adapter
+    from conformance.resolve import resolve_adapter
     _ADAPTERS.clear()
     for name, spec in specs.items():
         _ADAPTERS[name] = resolve_adapter(spec)

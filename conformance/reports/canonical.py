@@ -38,7 +38,7 @@ not listed). Written by
 
 def _profiles() -> dict:
     """{(metric, knob): {adapter: value}} for the adapters whose profile differs."""
-    from conformance.engine.resolve import adapter_names, load_adapter
+    from conformance.resolve import adapter_names, load_adapter
     from oracle.registry import get_metric
     out: dict = {}
     for name in adapter_names(include_third_party=False):

@@ -97,7 +97,7 @@ def listing(adapter, metric: str, cases: list) -> MetricListing:
 
 
 def adapter_listing(adapter, metrics=None) -> list[MetricListing]:
-    from conformance.engine.cases import load_cases
+    from conformance.casefiles.cases import load_cases
     return [listing(adapter, metric, load_cases(None, metric))
             for metric in adapter.metrics() if metrics is None or metric in metrics]
 
@@ -119,7 +119,7 @@ def text(rows: list[MetricListing]) -> str:
 
 
 def main(argv=None) -> int:
-    from conformance.engine.resolve import adapter_names, load_adapter
+    from conformance.resolve import adapter_names, load_adapter
     names = (argv if argv is not None else sys.argv[1:]) or adapter_names(include_third_party=False)
     for name in names:
         a = load_adapter(name)

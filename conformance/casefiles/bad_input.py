@@ -1,6 +1,6 @@
 """The degenerate-input tables: one data file per metric family,
 ``golden/bad_input/<family>.json``, the only place a table lives. ``docs/bad-input.md``
-is rendered from them (``python -m conformance.engine.bad_input --write``), and the
+is rendered from them (``python -m conformance.casefiles.bad_input --write``), and the
 tests walk every row: each row carries examples, each an oracle call with the
 outcome the row states, derived by hand.
 
@@ -54,7 +54,7 @@ traceback from deep inside. The command line turns `InputError` and
 file is a `CaseFileError` naming the file, line or JSON path.
 
 This page is generated from `golden/bad_input/*.json` (one file per metric
-family, the only place a table lives; `python -m conformance.engine.bad_input
+family, the only place a table lives; `python -m conformance.casefiles.bad_input
 --write` renders it). Each row there carries examples, oracle calls with the
 outcome the row states, and `tests/test_bad_input_tables.py` runs every one.
 """
@@ -198,7 +198,7 @@ LIBRARIES = "by library"
 def _libraries() -> list:
     """(name, adapter) of the shipped adapters whose metrics are known without their library
     (an adapter whose metrics come from its library's modules, such as `evaluate`, has none)."""
-    from conformance.engine.resolve import adapter_names, load_adapter
+    from conformance.resolve import adapter_names, load_adapter
     out = []
     for name in adapter_names(include_third_party=False):
         try:
@@ -267,7 +267,7 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] == ["--check"]:
         if DOC.read_text(encoding="utf-8") != text:
-            print("docs/bad-input.md is out of date: python -m conformance.engine.bad_input --write")
+            print("docs/bad-input.md is out of date: python -m conformance.casefiles.bad_input --write")
             return 1
         return 0
     sys.stdout.write(text)

@@ -120,7 +120,7 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
     path = known_path(adapter, where)
     if not path.exists():
         return []
-    from conformance.engine.cases import read_json_file
+    from conformance.casefiles.cases import read_json_file
     data = read_json_file(path, ValueError)
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected an object with 'entries', got {type(data).__name__}")
