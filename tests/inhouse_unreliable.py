@@ -60,6 +60,9 @@ class _ConfigureExits(type(prints.adapter)):
     def defect_models(self):
         return {"pid": lambda *args: os.getpid()}
 
+    def defect_classifiers(self):
+        return {"pid": lambda *args: os.getpid(), "exits": lambda *args: os._exit(5)}
+
 
 configure_exits = _ConfigureExits(_accuracy, "accuracy", name="configure-exits")
 

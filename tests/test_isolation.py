@@ -92,13 +92,19 @@ def test_a_library_set_up_that_exits_is_an_error_and_the_run_goes_on(case_file):
     assert all("exited with status 4" in r.library_value for r in records)
 
 
-def test_defect_models_run_in_the_worker():
+def test_defect_models_and_classifiers_run_in_the_worker():
+    """Models and classifiers may call the library (ranx's classifier asks it for its
+    order of the documents): in the worker, where a death is LibraryDied, not the run's end."""
     import os
-    from conformance.engine.isolation import isolated
+    from conformance.engine.isolation import LibraryDied, isolated
     from tests.inhouse_unreliable import configure_exits
     wrapped = isolated(configure_exits, Limits(timeout=10))
     try:
         assert wrapped.defect_models()["pid"]("accuracy", {}, {}) != os.getpid()
+        assert wrapped.defect_classifiers()["pid"]("accuracy", {}, {}) != os.getpid()
+        with pytest.raises(LibraryDied, match="status 5"):
+            wrapped.defect_classifiers()["exits"]("accuracy", {}, {})
+        assert wrapped.defect_classifiers()["pid"]("accuracy", {}, {}) != os.getpid()   # a new worker
     finally:
         wrapped.close()
 

@@ -1,9 +1,9 @@
 """Library calls in a worker process that can die without taking the run with it.
 
 ``isolated(adapter, limits)`` wraps an adapter so that each call into the library
-(``run``, ``configure``, which imports and sets the library up, and the defect
-models, which call it to predict a value) happens in a forked worker process that
-holds the adapter. The worker
+(``run``, ``configure``, which imports and sets the library up, the defect models,
+which call it to predict a value, and the defect classifiers, some of which ask it)
+happens in a forked worker process that holds the adapter. The worker
 is started on the first call and reused by later ones (a library's start-up cost,
 a numba compilation say, is paid once per worker), and it is replaced after a death:
 - an exit (``os._exit``, a C library's ``exit``) or a signal (a segfault, a kill) is
@@ -145,10 +145,10 @@ def _answer(adapter, op: str, args: tuple, state: dict) -> bytes:
             value = adapter.run(*args)
         elif op == "configure":
             value = adapter.configure(*args)
-        else:  # a defect model: ("model", (name, args))
-            if "models" not in state:
-                state["models"] = adapter.defect_models()
-            value = state["models"][args[0]](*args[1])
+        else:  # a defect model or classifier: ("model" or "classifier", (name, args))
+            if op not in state:
+                state[op] = adapter.defect_models() if op == "model" else adapter.defect_classifiers()
+            value = state[op][args[0]](*args[1])
         reply = ("ok", value)
     except Exception as e:
         reply = ("raise", e)
@@ -264,12 +264,19 @@ class Isolated:
     def defect_models(self) -> dict:
         """The adapter's defect models, each called in the worker (models call the library)."""
         names = self._adapter.defect_models() if hasattr(self._adapter, "defect_models") else {}
-        return {name: self._model_proxy(name, fn) for name, fn in names.items()}
+        return {name: self._proxy("model", name, fn) for name, fn in names.items()}
 
-    def _model_proxy(self, name, fn):
-        def model(*args):
-            return self._call("model", (name, args), lambda: fn(*args))
-        return model
+    def defect_classifiers(self) -> dict:
+        """The adapter's defect classifiers, each called in the worker: some call the library
+        (ranx's asks it for its order of the documents), which must neither run in nor load
+        its state into the engine's process (numba would compile there a second time)."""
+        names = self._adapter.defect_classifiers() if hasattr(self._adapter, "defect_classifiers") else {}
+        return {name: self._proxy("classifier", name, fn) for name, fn in names.items()}
+
+    def _proxy(self, op, name, fn):
+        def call(*args):
+            return self._call(op, (name, args), lambda: fn(*args))
+        return call
 
     def _call(self, op: str, args: tuple, local):
         """``local()`` made in the worker: its value, its exception, or LibraryDied. What

@@ -22,6 +22,12 @@ PROBES = [
     # two doubles; 1.0000000000000000001 and 1 are one double, two exact numbers
     ("equal-in-float32", {"qrels": {"q": {"a": 0, "b": 1}}, "run": {"q": {"a": "1.00000001", "b": "1"}}}),
     ("equal-in-float64", {"qrels": {"q": {"a": 0, "b": 1}}, "run": {"q": {"a": "1.0000000000000000001", "b": "1"}}}),
+    # the same, the higher exact score listed second: under ties=input-order the tie of the
+    # rounded scores keeps b first, the exact scores put a first (listed first, as above, the
+    # two agree; a list of pairs, as a probe's JSON sorts the keys of an object)
+    ("equal-in-float32-listed-after", {"qrels": {"q": {"b": 1}}, "run": {"q": [["b", "1"], ["a", "1.00000001"]]}}),
+    ("equal-in-float64-listed-after", {"qrels": {"q": {"b": 1}},
+                                       "run": {"q": [["b", "1"], ["a", "1.0000000000000000001"]]}}),
     # relevant_count: the relevant b is judged and never retrieved (R = 2 judged, 1 ranked)
     ("relevant-unretrieved", {"qrels": {"q": {"a": 1, "b": 1}}, "run": {"q": {"x": 2, "a": 1}}}),
     # a second query whose only relevant document is unretrieved: no relevant ranked document
