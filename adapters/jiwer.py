@@ -132,7 +132,7 @@ _EMPTY_SOURCE = ("jiwer before 4.0 raises ValueError on an empty reference: 3.1.
 
 
 def _in(spec: str) -> bool:
-    from conformance.engine.versions import in_range
+    from conformance.versions import in_range
     import importlib.metadata
     try:
         return in_range(importlib.metadata.version("jiwer"), spec)

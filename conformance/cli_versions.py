@@ -39,7 +39,7 @@ def add_parser(sub) -> None:
 
 
 def _requested(adapter, text: str | None) -> list[str]:
-    from conformance.engine.versions import parse_version, sort_versions
+    from conformance.versions import parse_version, sort_versions
     if text:
         wanted = [v.strip() for v in text.split(",") if v.strip()]
         if not wanted:
@@ -64,7 +64,7 @@ def _requested(adapter, text: str | None) -> list[str]:
 def extra_requirements(adapter, version: str) -> list[str]:
     """What a release needs beside itself on this Python (``version_requirements``: an
     old release built against NumPy 1, say)."""
-    from conformance.engine.versions import in_range
+    from conformance.versions import in_range
     out = []
     for spec, reqs in getattr(adapter, "version_requirements", ()) or ():
         if in_range(version, spec):
@@ -90,7 +90,7 @@ def cmd_versions(args) -> int:
     t0 = time.perf_counter()
     columns, heads = [], {}
     installed = adapter.version()
-    from conformance.engine.versions import in_range
+    from conformance.versions import in_range
     for v in versions:
         col = {"version": v, "records": None, "reason": ""}
         columns.append(col)
@@ -165,7 +165,7 @@ def _judge(python: str, args, version: str, say):
         except (OSError, ValueError) as e:
             return None, None, f"no report: {e}"
         got = next((a.get("version") for a in head.get("adapters", []) if a.get("name") == args.adapter), None)
-        from conformance.engine.versions import parse_version
+        from conformance.versions import parse_version
         if got != version and (parse_version(str(got)) is None or parse_version(str(got)) != parse_version(version)):
             return None, None, f"the environment judged version {got}, not {version}"
         return head, recs, ""

@@ -137,7 +137,7 @@ class Adapter:
     def outside_versions(self) -> str:
         """Why the installed release is outside ``versions`` ("" when it is inside)."""
         if self.versions:
-            from conformance.engine.versions import in_range
+            from conformance.versions import in_range
             v = self.version()
             if not in_range(v, self.versions):
                 return (f"not-applicable: version {v} is outside this adapter's range "
@@ -154,7 +154,7 @@ class Adapter:
 
     def in_versions(self, spec: str) -> bool:
         """The installed release lies in ``spec`` (a PEP 440 range)."""
-        from conformance.engine.versions import in_range
+        from conformance.versions import in_range
         return in_range(self.version(), spec)
 
     def info(self) -> AdapterInfo:
@@ -199,7 +199,7 @@ class Adapter:
 
     def _eras_here(self, version: str | None = None) -> list:
         """The eras that hold for ``version`` (default: the installed release)."""
-        from conformance.engine.versions import in_range
+        from conformance.versions import in_range
         version = self.version() if version is None else version
         return [e for e in self.eras if in_range(version, e.versions)]
 

@@ -103,7 +103,7 @@ def ensure(distribution: str, version: str, extra: list[str] | None = None, root
     check = _run([str(env.python), "-c", "import importlib.metadata as m, sys; "
                   f"print(m.version({distribution!r}))"], 120, "version check")
     got = check.strip().splitlines()[-1] if check.strip() else ""
-    from conformance.engine.versions import parse_version
+    from conformance.versions import parse_version
     if got != version and (parse_version(got) is None or parse_version(got) != parse_version(version)):
         raise InstallError(f"{distribution}=={version}: the environment reports version {got!r}")
     (env.path / ".ready").write_text(json.dumps({"distribution": distribution, "version": version,

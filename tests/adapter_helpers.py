@@ -103,7 +103,7 @@ def in_installed_range(library: str, entry) -> bool:
     """The known-failure entry holds for the installed release of ``library`` (the others
     are replayed in their own releases by tests/test_versions.py)."""
     import importlib.metadata
-    from conformance.engine.versions import in_range
+    from conformance.versions import in_range
     versions = entry.get("versions") if isinstance(entry, dict) else getattr(entry, "versions", None)
     try:
         return in_range(importlib.metadata.version(library), versions)

@@ -10,7 +10,7 @@ import pytest
 from adapters import BUILTIN, builtin_adapters, load_adapter
 from conformance.engine.judge import judge  # noqa: E402
 from conformance.casefiles.known import KnownIndex, load_known
-from conformance.engine.versions import in_range
+from conformance.versions import in_range
 from conformance.protocol import Configured, Skip, Unsupported
 from oracle.compare import compare
 from oracle.exact import Undefined, exact_str

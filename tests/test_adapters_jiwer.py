@@ -14,7 +14,7 @@ import jiwer  # noqa: E402
 from adapters import BUILTIN, load_adapter  # noqa: E402
 from adapters.jiwer import JiWER, alignment_ops, char_transform, hirschberg_applies, word_transform  # noqa: E402
 from conformance.engine.judge import judge, judge_case  # noqa: E402
-from conformance.engine.versions import in_range  # noqa: E402
+from conformance.versions import in_range  # noqa: E402
 from conformance.casefiles.known import load_known, same_library_value  # noqa: E402
 from conformance.protocol import Configured, Skip, Unsupported  # noqa: E402
 from oracle.compare import compare_value  # noqa: E402

@@ -42,7 +42,7 @@ def check_releases(claim, judge) -> list[ReleaseCheck]:
 
 def _check(claim, name: str, version: str, judge) -> ReleaseCheck:
     from conformance.resolve import load_adapter
-    from conformance.engine.versions import in_range
+    from conformance.versions import in_range
     from oracle.conventions import ConventionError, InputError
     from oracle.many import compute_settings
     from oracle.registry import get_metric
@@ -108,7 +108,7 @@ class _NotChecked(Exception):
 def _defects(adapter, name: str, version: str, metric: str, settings: dict, inputs) -> list[dict]:
     """The recorded defects of ``version`` that apply here, with their predictions, read
     in the release's own environment."""
-    from conformance.engine.versions import parse_version
+    from conformance.versions import parse_version
     installed = adapter.version()
     if parse_version(installed) is not None and parse_version(installed) == parse_version(version):
         from conformance.audit.release_defects import applying

@@ -139,7 +139,7 @@ def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
         except KeyError as k:
             raise ValueError(f"{path}: entries[{i}] lacks {k}") from None
         if out[-1].versions:
-            from conformance.engine.versions import VersionRangeError, specifier
+            from conformance.versions import VersionRangeError, specifier
             try:
                 specifier(out[-1].versions)
             except VersionRangeError as err:
@@ -194,7 +194,7 @@ class KnownIndex:
     for a different one."""
 
     def __init__(self, adapter, entries: list[KnownFailure]):
-        from conformance.engine.versions import split_entries
+        from conformance.versions import split_entries
         self.adapter = adapter
         # an entry recorded for other releases explains nothing here; its replay checks
         # that the defect is absent (``out_of_range``)
