@@ -265,7 +265,9 @@ class Metric:
         if key is not None and key in _SETTINGS_CACHE:
             return dict(_SETTINGS_CACHE[key])
         out = self._settings(conventions)
-        if key is not None and len(_SETTINGS_CACHE) < 4096:
+        if key is not None:
+            if len(_SETTINGS_CACHE) >= 4096:   # bounded; a long loop's working set is refilled
+                _SETTINGS_CACHE.clear()
             _SETTINGS_CACHE[key] = dict(out)
         return out
 
@@ -298,8 +300,9 @@ class Metric:
             return self.signature(settings)
         if sig is None:
             sig = self.signature(settings)
-            if len(self._signatures) < 4096:
-                self._signatures[key] = sig
+            if len(self._signatures) >= 4096:
+                self._signatures.clear()
+            self._signatures[key] = sig
         return sig
 
     def compute(self, inputs: Mapping, conventions: Mapping | None = None):

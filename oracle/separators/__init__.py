@@ -146,16 +146,21 @@ def _apart(a, b) -> bool:
 
 def separates(metric: str, knob: str, a: str, b: str, inputs, context: dict | None = None) -> bool:
     """Whether ``inputs`` separates ``knob=a`` from ``knob=b`` under ``context``."""
+    pair = _pair(metric, knob, a, b, context)
+    return pair is not None and differ(value(metric, inputs, pair[0]), value(metric, inputs, pair[1]))
+
+
+def _pair(metric: str, knob: str, a: str, b: str, context: dict | None):
+    """The full settings (``knob=a``, ``knob=b``) under ``context``, or None where either is
+    not a setting or the two are one."""
     from oracle.registry import get_metric
     m = get_metric(metric)
     try:
         sa = m.settings({**(context or {}), knob: a})
         sb = m.settings({**(context or {}), knob: b})
     except ConventionError:
-        return False
-    if sa == sb:
-        return False
-    return differ(value(metric, inputs, sa), value(metric, inputs, sb))
+        return None
+    return None if sa == sb else (sa, sb)
 
 
 _ENOUGH = 3   # separating probes kept per pair: the smallest ones
@@ -177,8 +182,11 @@ def _found(metric: str, knob: str, a: str, b: str) -> tuple:
     out = []
     ps = probes(metric)
     for ctx in contexts(metric, knob):
+        pair = _pair(metric, knob, a, b, ctx)
+        if pair is None:
+            continue
         for name, x in ps:
-            if separates(metric, knob, a, b, x, ctx):
+            if differ(value(metric, x, pair[0]), value(metric, x, pair[1])):
                 out.append((name, json.dumps(x), json.dumps(ctx)))
                 if len(out) == _ENOUGH:
                     break
