@@ -329,20 +329,30 @@ def _stats(c: _Counts | None) -> dict:
             "gold_total": sum(c.gold[t] for t in c.labels)}
 
 
-def _averages(c: _Counts, settings: dict, beta2: Fraction) -> dict:
-    """{'micro'|'macro'|'weighted': {'precision', 'recall', 'f1'}}."""
+def _averages(c: _Counts, settings: dict, beta2: Fraction, kinds=("micro", "macro", "weighted")) -> dict:
+    """{'micro'|'macro'|'weighted': {'precision', 'recall', 'f1'}}, for the averages in
+    ``kinds`` (a metric's value needs one; the report all three)."""
     zd = settings["zero_division"]
-    per = {t: _scores(c.tp[t], c.pred[t], c.gold[t], beta2) for t in c.labels}
     tp = sum(c.tp[t] for t in c.labels)
     pred = sum(c.pred[t] for t in c.labels)
     gold = sum(c.gold[t] for t in c.labels)
-    micro = {k: _resolve(v, "undefined" if zd == "exclude" else zd, f"micro {k}")
-             for k, v in _scores(tp, pred, gold, beta2).items()}
-    out = {"micro": micro, "macro": {}, "weighted": {}}
+    out: dict = {}
+    if "micro" in kinds:
+        out["micro"] = {k: _resolve(v, "undefined" if zd == "exclude" else zd, f"micro {k}")
+                        for k, v in _scores(tp, pred, gold, beta2).items()}
+    if "macro" not in kinds and "weighted" not in kinds:
+        return out
+    per = {t: _scores(c.tp[t], c.pred[t], c.gold[t], beta2) for t in c.labels}
     old_sklearn = gold == 0 and settings.get("no_weight", "zero-if-predicted") == "zero-if-predicted"
+    for kind in ("macro", "weighted"):
+        if kind in kinds:
+            out[kind] = {}
     for k in ("precision", "recall", "f1"):
         terms = [per[t][k] for t in c.labels]
-        out["macro"][k] = _average("macro", terms, None, zd, f"macro {k}")
+        if "macro" in kinds:
+            out["macro"][k] = _average("macro", terms, None, zd, f"macro {k}")
+        if "weighted" not in kinds:
+            continue
         if old_sklearn and k != "recall" and pred > 0:
             out["weighted"][k] = Fraction(0)      # something predicted, nothing to find
         elif old_sklearn:
@@ -369,7 +379,7 @@ def _entity_result(inputs, settings: dict, which: str) -> Result:
     if c is None:
         return Result(Undefined("no sentences"), stats=_stats(None), parts={})
     beta2 = _beta2(settings)
-    avg = _averages(c, settings, beta2)[settings["average"]]
+    avg = _averages(c, settings, beta2, (settings["average"],))[settings["average"]]
     rows = _per_type(c, settings, beta2)
     parts = {k: {t: rows[t][k] for t in c.labels} for k in ("precision", "recall", "f1")}
     parts.update({f"{k}_avg": avg[k] for k in ("precision", "recall", "f1")})
