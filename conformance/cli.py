@@ -228,8 +228,8 @@ def cmd_compare(args) -> int:
     if v.material:
         out["case_exact"] = v.case_exact   # the value under the case's (here: the asked) settings
     # the same input judged against the canonical definition and the library as people call it
-    # (conformance.engine.as_called): no value to type
-    from conformance.engine.as_called import as_called
+    # (conformance.compare): no value to type
+    from conformance.compare import as_called
     defaults_ok = as_called(a, case.metric, case.inputs, settings, known, out)
     print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
     ok = v.status in ("agree", "divergence", "refuses", "not-applicable", "skipped") or kf

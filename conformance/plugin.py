@@ -9,7 +9,7 @@
   ``conformance.functions.implementation``). A disagreement fails the item
   with the full report entry; a known failure is an expected failure (xfail);
   with ``--metric-strict`` a known failure that passes fails. A golden item also judges
-  its input against the library at its defaults (``conformance.engine.as_called``): the
+  its input against the library at its defaults (``conformance.compare``): the
   one-line summary is its ``at_defaults`` user property and ends a failure's report.
   Library calls run
   in a worker process (``--metric-timeout``, ``--metric-memory``): a library that
@@ -110,9 +110,9 @@ class ConformanceItem(pytest.Item):
 
     def _at_defaults(self, case) -> None:
         """The case's input judged against the library at its defaults as well
-        (``conformance.engine.as_called``): its one-line summary is the item's user property
+        (``conformance.compare``): its one-line summary is the item's user property
         ``at_defaults`` (in a JUnit report) and follows a failure's report."""
-        from conformance.engine.as_called import at_defaults
+        from conformance.compare import at_defaults
         from oracle.conventions import ConventionError, InputError
         if case.metric not in self.adapter.capabilities:
             return

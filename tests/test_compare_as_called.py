@@ -1,6 +1,6 @@
 """``compare`` judges the user's input against the library as people call it: at its
 defaults, against the canonical definition, knob by knob, with nothing typed but the input
-(conformance.engine.as_called). Each expected value below is derived by hand."""
+(conformance.compare). Each expected value below is derived by hand."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conformance.cli import main
-from conformance.engine.as_called import ambiguity, knob_effects, requested_against_canonical
+from conformance.compare import ambiguity, knob_effects, requested_against_canonical
 from oracle.compare import Tolerance
 from oracle.exact import Admissible
 from fractions import Fraction
