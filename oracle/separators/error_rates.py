@@ -8,6 +8,10 @@ PROBES = [
     # (tokenize: str.split against splitting on single spaces); leading and trailing spaces
     # (whitespace strip/keep/collapse/remove for the characters)
     ("case-punctuation", {"references": ["  Hello,  world\tnow "], "hypotheses": ["hello world now"]}),
+    # case alone: under punctuation=keep, "Hello," is another word than "hello" whatever the case
+    ("case", {"references": ["Hello world"], "hypotheses": ["hello world"]}),
+    # punctuation alone, the case equal
+    ("punctuation", {"references": ["hello, world"], "hypotheses": ["hello world"]}),
     # two utterances of different lengths: the corpus sums, the mean averages, contiguous aligns
     # the concatenation (the deletion at the first one's end meets the insertion at the next's start)
     ("two-utterances", {"references": ["a b c", "d"], "hypotheses": ["a b", "c d e f"]}),

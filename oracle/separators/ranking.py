@@ -16,6 +16,9 @@ PROBES = [
     ("tie-by-docno", {"qrels": {"q": {"a": 0, "b": 1}}, "run": {"q": {"a": 1, "b": 1}}}),
     # the same tie with the nonrelevant document unjudged (judged@k at a cutoff of 1)
     ("tie-judged-unjudged", {"qrels": {"q": {"b": 1}}, "run": {"q": {"a": 1, "b": 1}}}),
+    # six tied documents across the usual cutoff of 5, the relevant f listed last: input order
+    # ranks it 6th (P@5 = 0, hit@5 = 0), trec_eval's docno-descending rule first (P@5 = 1/5)
+    ("tie-across-cutoff", {"qrels": {"q": {"f": 1}}, "run": {"q": [[d, 1] for d in "abcdef"]}}),
     ("equal-in-float32-unjudged", {"qrels": {"q": {"b": 1}}, "run": {"q": {"a": "1.00000001", "b": "1"}}}),
     ("equal-in-float64-unjudged", {"qrels": {"q": {"b": 1}}, "run": {"q": {"a": "1.0000000000000000001", "b": "1"}}}),
     # score_precision: 1.00000001 and 1 are one float32 (the nearest float32 of both is 1.0),
