@@ -1,8 +1,10 @@
 """pytest plugin (entry point ``pytest11``).
 
-- Registers the hypothesis profiles ``ci`` (fast, derandomized) and
-  ``nightly`` (long), selected with ``--hypothesis-profile`` or the
-  HYPOTHESIS_PROFILE environment variable.
+- Offers the hypothesis profiles ``metric-conformance-ci`` (fast, derandomized),
+  ``metric-conformance-nightly`` (long) and ``metric-conformance-dev``, registered
+  only when HYPOTHESIS_PROFILE or ``--hypothesis-profile`` names one of them (the
+  plugin loads in every pytest session of whoever installs the package: it must not
+  take or change a profile name of the user's own).
 - ``pytest --metric-adapter package.module:object`` adds one test item per
   golden case, property template and known failure of that adapter (a
   library adapter, or a function registered with
@@ -30,11 +32,23 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", max_examples=60, derandomize=True, deadline=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("nightly", max_examples=2000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("dev", max_examples=100, deadline=None)
+_SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
+PROFILES = {
+    "metric-conformance-ci": dict(max_examples=60, derandomize=True, deadline=None, print_blob=True,
+                                  suppress_health_check=_SLOW_OK),
+    "metric-conformance-nightly": dict(max_examples=2000, deadline=None, suppress_health_check=_SLOW_OK),
+    "metric-conformance-dev": dict(max_examples=100, deadline=None),
+}
+CI, NIGHTLY = "metric-conformance-ci", "metric-conformance-nightly"
+
+
+def use_profile(name: str | None) -> bool:
+    """Register and load ``name`` if it is one of the project's profiles; True if it was."""
+    if name not in PROFILES:
+        return False
+    settings.register_profile(name, **PROFILES[name])
+    settings.load_profile(name)
+    return True
 
 
 def pytest_addoption(parser):
@@ -52,9 +66,8 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    name = os.environ.get("HYPOTHESIS_PROFILE")
-    if name:
-        settings.load_profile(name)
+    # hypothesis's own plugin loads --hypothesis-profile earlier, and only a registered name
+    use_profile(os.environ.get("HYPOTHESIS_PROFILE")) or use_profile(config.getoption("hypothesis_profile", None))
     known_dir = config.getoption("--metric-known-dir", default=None)
     if known_dir:
         from conformance.casefiles.known import set_directory

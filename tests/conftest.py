@@ -2,9 +2,11 @@ import os
 
 from hypothesis import settings
 
-import conformance.plugin  # noqa: F401  registers the profiles even when the plugin is not installed
+from conformance.plugin import CI, NIGHTLY, use_profile
 
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+# the project's profiles (the plugin registers them only when asked); the fast one by default
+NIGHTLY_RUN = os.environ.get("HYPOTHESIS_PROFILE") == NIGHTLY
+use_profile(os.environ.get("HYPOTHESIS_PROFILE", CI)) or settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 # the tests take the users' path: the cache of corpora is on, as in a user's run (an empty
 # and a warm cache give the same records: tests/test_corpus.py)
 
@@ -46,11 +48,12 @@ def pytest_collection_modifyitems(config, items):
     end. (``--dist loadfile``, not ``loadgroup``: pytest 9.2 keeps a node's id where
     pytest-xdist 3.8's loadgroup no longer renames it, so its groups were silently
     ignored and one file's module fixtures were built by both workers at once.) Tests
-    marked ``slow`` run under the nightly profile only (HYPOTHESIS_PROFILE=nightly)."""
+    marked ``slow`` run under the nightly profile only
+    (HYPOTHESIS_PROFILE=metric-conformance-nightly)."""
     items.sort(key=lambda item: item.path.stem != _FIRST)
-    if os.environ.get("HYPOTHESIS_PROFILE", "ci") == "nightly":
+    if NIGHTLY_RUN:
         return
-    skip = pytest.mark.skip(reason="slow: runs with HYPOTHESIS_PROFILE=nightly")
+    skip = pytest.mark.skip(reason=f"slow: runs with HYPOTHESIS_PROFILE={NIGHTLY}")
     for item in items:
         if item.get_closest_marker("slow"):
             item.add_marker(skip)
