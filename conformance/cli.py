@@ -19,7 +19,7 @@ from conformance.resolve import builtin_adapters
 from conformance.reports.paths import STDOUT
 from conformance.reports.records import changed_known, fixed_known
 from conformance.cli_common import (EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, UsageError, _case_from_args, _check_paths,
-                                     _known_dir, _load_adapters, _progress_printer, _renamed_values_as_notices)
+                                     _known_dir, _load_adapters, _progress_printer, _renamed_values_as_notices, bounded_int)
 from conformance.cli_explain import cmd_explain
 
 
@@ -326,7 +326,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "installed metric_conformance.adapters entry point, is imported and runs: name only "
                         "code you trust")
     r.add_argument("--metric", action="append", help="only this metric (repeatable)")
-    r.add_argument("--examples", type=int, default=50, help="hypothesis examples per property (default 50)")
+    r.add_argument("--examples", type=bounded_int(1, 100_000), default=50,
+                   help="hypothesis examples per property (default 50)")
     r.add_argument("--no-bad-input", dest="bad_input", action="store_false",
                    help="leave out the examples of the bad-input tables (golden/bad_input), which a run otherwise "
                         "sends to each library that implements their metric, but the stress rows (docs/bad-input.md)")
@@ -337,7 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--markdown", help="also write a Markdown report")
     r.add_argument("--junit", help="also write a JUnit XML report")
     r.add_argument("--html", help="also write the conformance matrix as one static HTML page")
-    r.add_argument("--jobs", type=int, default=0, help="processes (default: all cores)")
+    r.add_argument("--jobs", type=bounded_int(0, 1024), default=0, help="processes (default: all cores)")
     r.add_argument("--strict", action="store_true", help="a known failure that passes, or fails with another library value than "
                    "the recorded one, is unexpected")
     r.add_argument("--track", help="print only what changed since this stored JSONL report")
@@ -368,7 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
         c.add_argument("--inputs", help="inputs as JSON")
         c.add_argument("--conventions", help="knob settings as JSON")
         if name == "oracle":
-            c.add_argument("--digits", type=int, default=40, help="certified significant digits (default 40)")
+            c.add_argument("--digits", type=bounded_int(1, 10_000), default=40,
+                           help="certified significant digits, 1 to 10,000 (default 40)")
             c.add_argument("--sympy", action="store_true", help="also print the sympy form")
         else:
             c.add_argument("--adapter", required=True)
@@ -383,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--value", help="the library's value (a number, or JSON for a structure)")
     e.add_argument("--adapter", help="run this adapter to get the value (instead of --value)")
     e.add_argument("--report", help="explain every disagreement of this JSONL report")
-    e.add_argument("--budget", type=int, default=2000, help="oracle evaluations for the knob search")
+    e.add_argument("--budget", type=bounded_int(1, 10_000_000), default=2000, help="oracle evaluations for the knob search")
     e.set_defaults(fn=cmd_explain)
 
     kn = sub.add_parser("known", help="write the current disagreements of an adapter as its known-failure list")
@@ -398,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.set_defaults(fn=cmd_check)
 
     b = sub.add_parser("bench", help="time the oracle against the peer libraries")
-    b.add_argument("--repeat", type=int, default=5)
+    b.add_argument("--repeat", type=bounded_int(1, 1000), default=5)
     b.add_argument("--workload", action="append",
                    help="only these workloads (repeatable; the suite's own: run-suite, run-suite-searching, "
                         "explain-value, import-oracle)")

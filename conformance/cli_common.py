@@ -18,6 +18,24 @@ class UsageError(Exception):
     pass
 
 
+def bounded_int(low: int, high: int | None = None):
+    """An argparse type: an integer from ``low`` to ``high``, else argparse's one-line
+    usage error naming the option (never a traceback from deep in the run)."""
+    import argparse
+
+    def read(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if n < low or (high is not None and n > high):
+            raise argparse.ArgumentTypeError(f"{n} is outside {low} to {high}" if high is not None
+                                             else f"{n} is below {low}")
+        return n
+    read.__name__ = "integer"
+    return read
+
+
 def _progress_printer(stream):
     tty = stream.isatty()
 

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Mapping
 from fractions import Fraction
 
-from conformance.cli_common import UsageError
+from conformance.cli_common import UsageError, bounded_int
 
 _PER_ITEM = {"ranking": "per query", "rates": "per utterance", "tagging": "per type"}
 
@@ -46,10 +46,10 @@ def add_parser(sub) -> None:
     s.add_argument("-c", dest="complete", action="store_true",
                    help="trec_eval -c: a query of the qrels missing from the run scores 0")
     s.add_argument("-l", dest="level", type=int, help="trec_eval -l: the least relevant grade")
-    s.add_argument("-M", dest="depth", type=int, help="trec_eval -M: each query's first N documents only")
+    s.add_argument("-M", dest="depth", type=bounded_int(0), help="trec_eval -M: each query's first N documents only")
     s.add_argument("-J", dest="judged_only", action="store_true",
                    help="trec_eval -J: rank only the documents the qrels judge")
-    s.add_argument("--chunk-lines", type=int, default=None, metavar="N",
+    s.add_argument("--chunk-lines", type=bounded_int(1), default=None, metavar="N",
                    help="a run file is read and evaluated about N lines at a time (default 500000), so memory "
                         "holds one chunk, the qrels and the per-query values; a run whose queries' lines are "
                         "not consecutive is read whole")
@@ -57,7 +57,7 @@ def add_parser(sub) -> None:
                    help="error rates: print each utterance's alignment (as jiwer's visualize_alignment; "
                         "the tie rule's alignment, jiwer's own rule under tie=any)")
     s.add_argument("--conventions", default="{}", help="knob settings as JSON, for every measure that has them")
-    s.add_argument("--digits", type=int, help="decimal places (default: 2 for BLEU times 100, else 4)")
+    s.add_argument("--digits", type=bounded_int(0, 1000), help="decimal places, 0 to 1,000 (default: 2 for BLEU times 100, else 4)")
     s.add_argument("--exact", action="store_true", help="also print each exact value")
     s.add_argument("--format", choices=("table", "json", "csv", "latex"), default="table")
     s.set_defaults(fn=cmd_score)

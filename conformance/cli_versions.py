@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from conformance.cli_common import EXIT_OK, EXIT_UNEXPECTED, UsageError
+from conformance.cli_common import EXIT_OK, EXIT_UNEXPECTED, UsageError, bounded_int
 
 
 def add_parser(sub) -> None:
@@ -26,14 +26,15 @@ def add_parser(sub) -> None:
     v.add_argument("--versions", help="comma-separated releases (default: the adapter's notable releases and "
                                       "the installed one)")
     v.add_argument("--metric", action="append", help="only this metric (repeatable)")
-    v.add_argument("--examples", type=int, default=50, help="hypothesis examples per property (default 50)")
+    v.add_argument("--examples", type=bounded_int(1, 100_000), default=50,
+                   help="hypothesis examples per property (default 50)")
     v.add_argument("--report", help="JSON lines: a header, then every release's records")
     v.add_argument("--markdown", help="also write the matrix as Markdown")
     v.add_argument("--json", action="store_true", help="print the matrix as JSON instead of a table")
     v.add_argument("--cache", help="where the environments live (default $METRIC_CONFORMANCE_CACHE/venvs or "
                                    "~/.cache/metric-conformance/venvs)")
     v.add_argument("--timeout", type=float, default=900, help="seconds each install or run may take (default 900)")
-    v.add_argument("--jobs", type=int, default=0, help="processes for each run (default: all cores)")
+    v.add_argument("--jobs", type=bounded_int(0, 1024), default=0, help="processes for each run (default: all cores)")
     v.add_argument("--quiet", action="store_true", help="no progress lines")
     v.set_defaults(fn=cmd_versions)
 

@@ -4,6 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from conformance.cli import main
+
 ROOT = Path(__file__).resolve().parent.parent
 SEED = "000_28a8cb91ddee40ec.json"
 
@@ -93,3 +97,18 @@ def test_list_json_names_metrics_knobs_and_adapters():
     assert {"bleu", "sentence_bleu", "exact_match", "squad_f1", "perplexity"} <= names
     bleu = next(m for m in data["metrics"] if m["name"] == "bleu")
     assert any(k["name"] == "smoothing" and "exp" in k["choices"] for k in bleu["knobs"])
+
+
+@pytest.mark.parametrize("argv", [["oracle", "--metric", "wer", "--inputs", "{}", "--digits", "0"],
+                                  ["oracle", "--metric", "wer", "--inputs", "{}", "--digits", "100000000"],
+                                  ["run", "--examples", "0"], ["run", "--jobs", "-1"],
+                                  ["score", "-m", "wer", "--digits", "-1"], ["explain", "--budget", "0"]])
+def test_a_count_out_of_range_is_a_usage_error_naming_the_option(argv, capsys):
+    """--digits 0 gave a ValueError traceback from oracle/certified.py, --digits 10**8 ran for
+    minutes, --examples 0 judged no corpus input and passed: each is refused before any work,
+    in one line that names the option."""
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {argv[-2]}" in err and "Traceback" not in err
