@@ -96,7 +96,11 @@ FORMAT_METRICS = {
 # ------------------------------------------------------------------ helpers
 
 def _read_text(path) -> str:
+    from oracle.input_checks import device_kind
     p = Path(path)
+    kind = device_kind(path)
+    if kind:
+        raise FormatError(path, None, f"{kind}, not a file: not read (it may never end)")
     try:
         data = p.read_bytes()
     except OSError as e:

@@ -52,3 +52,21 @@ def string_lists(lists: list, name: str, what: str, empty: str | None = None) ->
             if not isinstance(x, str):
                 raise InputError(f"{name}[{i}][{j}]: expected a string, got {type(x).__name__}",
                                  item=f"{name}[{i}][{j}]")
+
+
+def device_kind(path) -> str | None:
+    """'a character device' or 'a block device' when ``path`` names one (``/dev/zero``,
+    ``/dev/urandom``: read whole, they never end), else None: a regular file, a pipe
+    (``<(zcat run.gz)``, standard input) or a path that does not exist (its reader says
+    so). A file reader refuses a device before reading."""
+    import os
+    import stat
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return None

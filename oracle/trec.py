@@ -112,6 +112,10 @@ class TrecFormatError(InputError):
 
 
 def _open(path):
+    from .input_checks import device_kind
+    kind = device_kind(path)
+    if kind:
+        raise TrecFormatError(path, None, f"{kind}, not a file: not read (it may never end)")
     try:
         return open(path, "r", encoding="utf-8-sig", newline=None)
     except OSError as e:
