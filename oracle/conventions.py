@@ -92,6 +92,8 @@ def parse_rational(text, what: str) -> Fraction:
     if len(text) <= 3 * SETTING_EXPONENT and not exponent_problem(text, SETTING_EXPONENT) \
             and longest_digit_run(text) <= 4300:  # Python reads at most 4,300 digits of an int
         try:
+            if not text.isascii():   # Fraction() reads fullwidth and Arabic-Indic digits
+                raise ValueError(text)
             q = Fraction(text)
         except (ValueError, ZeroDivisionError):
             raise ConventionError(f"{what}: {text!r} is not a rational number (write '1/10', '3', '0.25')") from None

@@ -141,6 +141,8 @@ def _number(x, where: str):
         if why:
             raise InputError(f"{where}: {x!r}: {why}", item=where)
         try:
+            if not t.isascii():   # Fraction() reads fullwidth and Arabic-Indic digits
+                raise ValueError(t)
             return Fraction(t)
         except (ValueError, ZeroDivisionError):
             raise InputError(f"{where}: {x!r} is not an exact number (write '1/2', '0.25', '-3')",

@@ -57,7 +57,7 @@ def _check_score(s, where: str) -> None:
     if t is int or isinstance(s, Fraction):
         return
     if isinstance(s, str):
-        if "_" in s:
+        if "_" in s or not s.isascii():   # Python's float() reads '1_0' and fullwidth '１'; atof does not
             raise _bad_score(where, s)
         if not _exponent_ok(s):
             raise _too_large(where, s)
@@ -275,7 +275,8 @@ def _prepare_ranking(q, ranking, dup: str, judged: dict | None = None) -> _Ranki
             try:
                 rounded = list(map(float, texts))
                 joined = "".join(texts)
-                ok = math.isfinite(sum(rounded)) and "_" not in joined and max(map(len, texts)) <= MAX_SCORE_TEXT and (
+                ok = math.isfinite(sum(rounded)) and joined.isascii() and "_" not in joined and \
+                    max(map(len, texts)) <= MAX_SCORE_TEXT and (
                     ("e" not in joined and "E" not in joined) or all(map(_exponent_ok, texts)))
             except (ValueError, OverflowError):
                 ok = False

@@ -30,6 +30,8 @@ def exact_number(x, where: str) -> Fraction:
         if exponent.lstrip("+-").isdigit() and abs(int(exponent)) > 400:
             raise InputError(f"{where}: score {x!r} has an exponent beyond 400", item=where)
         try:
+            if not t.isascii():   # Fraction() reads fullwidth and Arabic-Indic digits
+                raise ValueError(t)
             return Fraction(t)
         except (ValueError, ZeroDivisionError, IndexError):
             raise InputError(f"{where}: score {x!r} is not a number (write '0.25', '1/3', '-2')", item=where) \

@@ -132,7 +132,22 @@ def _lines(path):
                 lineno += 1
                 yield lineno, line
     except UnicodeDecodeError as e:
-        raise TrecFormatError(path, lineno + 1, f"not UTF-8 text ({e.reason})") from None
+        # the text layer decodes a block of lines at a time: the line is found again in bytes
+        raise TrecFormatError(path, _undecodable_line(path) or lineno + 1, f"not UTF-8 text ({e.reason})") from None
+
+
+def _undecodable_line(path) -> int | None:
+    """The number of the first line of ``path`` that is not UTF-8, or None."""
+    try:
+        with open(path, "rb") as f:
+            for n, raw in enumerate(f, 1):
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    return n
+    except OSError:
+        return None
+    return None
 
 
 def _parse_grade(text: str):
@@ -200,7 +215,11 @@ def _beyond(s) -> str:
 
 
 def _score_value(text: str, as_float: bool):
-    """The score as text (validated) or as a float; None when it is not a finite number."""
+    """The score as text (validated) or as a float; None when it is not a finite number
+    (written in ASCII: Python's float() reads '１.0', fullwidth, as 1.0, trec_eval's atof
+    as 0)."""
+    if not text.isascii():
+        return None
     try:
         f = float(text)
     except ValueError:
@@ -284,7 +303,7 @@ class _blocks:
             if q_cur is not None and not q_cur.startswith("#"):
                 yield q_cur, docs, vals
         except UnicodeDecodeError as e:
-            raise TrecFormatError(path, None, f"not UTF-8 text ({e.reason})") from None
+            raise TrecFormatError(path, _undecodable_line(path), f"not UTF-8 text ({e.reason})") from None
 
 
 def _out_of_memory(queries: int, last) -> str:
@@ -304,7 +323,7 @@ def _add_block(path, run: dict, q: str, docs: list, vals: list, as_float: bool, 
     try:
         fv = list(map(float, vals))
         joined = "".join(vals)
-        ok = math.isfinite(sum(fv)) and "_" not in joined and max(map(len, vals)) <= MAX_SCORE_TEXT and (
+        ok = math.isfinite(sum(fv)) and joined.isascii() and "_" not in joined and max(map(len, vals)) <= MAX_SCORE_TEXT and (
             ("e" not in joined and "E" not in joined) or all(map(_exponent_ok, vals)))
     except ValueError:
         ok = False
@@ -313,7 +332,8 @@ def _add_block(path, run: dict, q: str, docs: list, vals: list, as_float: bool, 
         for d, s in zip(docs, vals):
             v = _score_value(s, True)
             if v is None and _score_value(s, as_float) is None:
-                why = ("is not a finite number" if _exponent_ok(s) else _beyond(s))
+                why = ("is not written in ASCII (trec_eval's atof reads no other digits)" if not s.isascii()
+                       else "is not a finite number" if _exponent_ok(s) else _beyond(s))
                 shown = s if len(s) <= 60 else s[:40] + "..."
                 raise TrecFormatError(path, _locate(path, q, d, s), f"score {shown!r} {why}")
             fv.append(v)
