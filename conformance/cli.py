@@ -64,12 +64,12 @@ def cmd_run(args) -> int:
         sys.stderr.write("\n")
     head = R.header([a.info().to_json() for a in adapters.values()], unavailable,
                     {"examples": args.examples, "metrics": args.metric, "strict": args.strict})
-    track_lines = None
-    if args.track:
-        from conformance.reports.tracking import changes_since
-        track_lines = changes_since(args.track, records)
     report_path = args.report
     R.write_all(records, head, jsonl=report_path, md=args.markdown, junit_path=args.junit, html=args.html)
+    track_lines = None
+    if args.track:   # after the reports are written: nothing here can lose the run
+        from conformance.reports.tracking import changes_since
+        track_lines = changes_since(args.track, records)
     # with a report on standard output, the summary goes to standard error
     to_stdout = STDOUT in (str(report_path), str(args.markdown), str(args.junit), str(args.html))
     out = sys.stderr if to_stdout else sys.stdout

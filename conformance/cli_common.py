@@ -98,6 +98,12 @@ def _check_paths(args) -> None:
             raise ValueError("--report, --markdown, --junit and --html name the same file")
         if args.track:
             check_input(args.track, "--track")
+            from conformance.reports.writers import read_jsonl
+            try:   # a report that does not read is refused now, not after the run
+                read_jsonl(args.track)
+            except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as e:
+                raise ValueError(f"--track {e}" if isinstance(e, ValueError) else
+                                 f"--track {args.track}: not a report of this tool ({type(e).__name__}: {e})") from None
         for path in args.cases or []:
             check_input(path, "--cases")
     except ValueError as e:

@@ -51,6 +51,38 @@ def test_a_missing_track_file_and_two_outputs_on_one_file_are_refused(tmp_path, 
     assert "name the same file" in _refused(capsys, "--report", same, "--markdown", same)
 
 
+def test_a_track_file_that_does_not_read_is_refused_before_the_run(tmp_path, capsys):
+    """It was read after the run, and its ValueError traceback lost the finished run's reports."""
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{bad\n")
+    assert "--track" in _refused(capsys, "--track", str(bad))
+    headed = tmp_path / "headed.jsonl"
+    headed.write_text('{"format": "metric-conformance-report", "version": 1}\n{"x": 1}\n')
+    err = _refused(capsys, "--track", str(headed))
+    assert "--track" in err and "not a report of this tool" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="no /proc here")
+def test_a_folder_that_cannot_be_made_is_refused_before_the_run(capsys):
+    """/proc lets root 'write'; a folder under it cannot be made: a traceback after the run."""
+    assert "cannot be made" in _refused(capsys, "--report", "/proc/nope/x.jsonl")
+
+
+def test_versions_checks_its_outputs_before_any_install(tmp_path, capsys):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    for argv, said in ((["--markdown", str(fifo)], "is a FIFO"), (["--report", str(link)], "is a symbolic link")):
+        t0 = time.perf_counter()
+        rc = main(["versions", "--adapter", "jiwer", "--versions", "3.0.0", "--metric", "wer", "--quiet", *argv])
+        assert rc == 2 and time.perf_counter() - t0 < 5
+        assert said in capsys.readouterr().err
+    assert target.read_text() == "keep me"
+
+
 def test_an_unwritable_folder_is_refused(tmp_path):
     locked = tmp_path / "locked"
     locked.mkdir()

@@ -36,8 +36,12 @@ def check_output(path, flag: str) -> None:
         if not os.access(p, os.W_OK):
             raise ValueError(f"{flag} {path}: the file is not writable")
     folder = p.parent if str(p.parent) else Path(".")
-    while not folder.exists():
-        folder = folder.parent
+    if not folder.exists():
+        # made now, before the run (a folder /proc lets root "write" cannot hold one)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ValueError(f"{flag} {path}: the folder {folder} cannot be made ({e.strerror})") from None
     if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
         raise ValueError(f"{flag} {path}: the folder {folder} is not writable")
 
