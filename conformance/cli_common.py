@@ -93,6 +93,14 @@ def _check_paths(args) -> None:
         for flag, path in (("--report", args.report), ("--markdown", args.markdown), ("--junit", args.junit),
                            ("--html", html)):
             check_output(path, flag)
+        # the files written beside them: the Markdown's long lines, and each report's
+        # .incomplete form when a run is stopped
+        for flag, path in (("--report", args.report), ("--markdown", args.markdown), ("--junit", args.junit),
+                           ("--html", html)):
+            if path and str(path) != STDOUT:
+                check_output(f"{path}.incomplete", f"{flag} (its stopped-run file)")
+        if args.markdown and str(args.markdown) != STDOUT:
+            check_output(f"{args.markdown}.long.json", "--markdown (its long-lines file)")
         outs = [str(p) for p in (args.report, args.markdown, args.junit, html) if p and str(p) != STDOUT]
         if len(set(outs)) < len(outs):
             raise ValueError("--report, --markdown, --junit and --html name the same file")

@@ -68,6 +68,20 @@ def test_a_folder_that_cannot_be_made_is_refused_before_the_run(capsys):
     assert "cannot be made" in _refused(capsys, "--report", "/proc/nope/x.jsonl")
 
 
+def test_the_side_files_are_checked_too(tmp_path, capsys):
+    """FILE.md.long.json and FILE.incomplete are written beside the reports: a symlink there
+    had its target overwritten after the run."""
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    (tmp_path / "r.md.long.json").symlink_to(target)
+    (tmp_path / "r.jsonl.incomplete").symlink_to(target)
+    err = _refused(capsys, "--markdown", str(tmp_path / "r.md"))
+    assert "r.md.long.json: is a symbolic link" in err
+    err = _refused(capsys, "--report", str(tmp_path / "r.jsonl"))
+    assert "r.jsonl.incomplete: is a symbolic link" in err
+    assert target.read_text() == "keep me"
+
+
 def test_versions_checks_its_outputs_before_any_install(tmp_path, capsys):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
