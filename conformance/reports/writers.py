@@ -28,6 +28,40 @@ from conformance.reports.records import Record, encode_values, fixed_known, json
 FORMAT = "metric-conformance-report"
 FORMAT_VERSION = 1
 
+# control characters a library's message may carry (an ANSI colour, a NUL): shown escaped in
+# every human-readable report, where a terminal would obey them and XML cannot hold them
+_CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), *range(0x7f, 0xa0)]}
+_CONTROLS.update({c: f"\\u{c:04x}" for c in (0x2028, 0x2029, 0xfeff, *range(0xfff9, 0xfffc), 0xfffe, 0xffff)})
+_CONTROLS.update({c: f"\\x{c:02x}" for c in (0x0d,)})   # a carriage return rewrites a terminal line
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (and those XML 1.0 cannot hold) written as escapes;
+    tabs and line breaks kept. Lone surrogates are escaped too."""
+    text = str(text).translate(_CONTROLS)
+    if any(0xd800 <= ord(c) <= 0xdfff for c in text):
+        text = "".join(f"\\u{ord(c):04x}" if 0xd800 <= ord(c) <= 0xdfff else c for c in text)
+    return text
+
+
+def _md_text(text: str) -> str:
+    """Text outside a code block of a Markdown report: printable, and read as text (no HTML
+    tag, entity, link or image of a library's message is rendered)."""
+    import html
+    out = html.escape(printable(text).replace("\n", "\\n").replace("\t", " "), quote=False)
+    for ch in "[]`*_":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+def _md_code(line: str) -> str:
+    """A line inside a fenced code block: printable, and no run of three backticks (which
+    would close the block and let the rest render)."""
+    line = printable(line)
+    while "```" in line:
+        line = line.replace("```", "`\u200b`\u200b`")
+    return line
+
 
 def header(adapters_info: list[dict], unavailable: list, args: dict) -> dict:
     return {"format": FORMAT, "version": FORMAT_VERSION, "oracle_version": ORACLE_VERSION,
@@ -204,7 +238,7 @@ def console(records: list[Record], head: dict, verbose: bool = False) -> str:
     kf = [r for r in records if r.outcome == "known-failure"]
     if kf and not verbose:
         out.append(f"{len(kf)} known failures (listed in the report; --verbose prints them here)")
-    return "\n".join(out)
+    return printable("\n".join(out))
 
 
 def markdown(records: list[Record], head: dict, long_texts: dict | None = None) -> str:
@@ -212,12 +246,13 @@ def markdown(records: list[Record], head: dict, long_texts: dict | None = None) 
            f"Created {head.get('created')} with oracle version {head.get('oracle_version')}, "
            f"Python {head.get('python')}.", "", "## Adapters", ""]
     for a in head.get("adapters", []):
-        out.append(f"- **{a['name']}**: {a['library']} {a['version']} ({a['homepage']})")
+        out.append(f"- **{_md_text(a['name'])}**: {_md_text(a['library'])} {_md_text(a['version'])} "
+                   f"({_md_text(a['homepage'])})")
     for u in head.get("unavailable", []):
-        out.append(f"- {u['adapter']}: not run ({u['reason']})")
+        out.append(f"- {_md_text(u['adapter'])}: not run ({_md_text(u['reason'])})")
     rows = counts_table(records)
     out += ["", "## Outcomes", "", "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-    out += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    out += ["| " + " | ".join(_md_text(c).replace("|", "\\|") for c in r) + " |" for r in rows[1:]]
     found = [r for r in records if r.outcome == "divergence"]
     if found:
         out += ["", "## Divergences from the canonical definition", "",
@@ -225,22 +260,23 @@ def markdown(records: list[Record], head: dict, long_texts: dict | None = None) 
                 "(or from a golden case's setting) on the input shown.", ""]
         for r in found:
             if r.kind == "divergence":
-                out += ["```"] + [_short_line(l.rstrip(), long_texts) for l in divergence_lines(r)] + ["```", ""]
+                out += ["```"] + [_md_code(_short_line(l.rstrip(), long_texts)) for l in divergence_lines(r)] \
+                    + ["```", ""]
             else:
-                out.append(_short_line(f"- {r.adapter} {r.metric} golden {r.test}: "
+                out.append(_md_text(_short_line(f"- {r.adapter} {r.metric} golden {r.test}: "
                            + ", ".join(f"{k} case {v[0]} / library {v[1]}" for k, v in r.material.items())
                            + f": exact {r.case_exact[:60]} under the case, {r.exact[:60]} under the library's "
-                             f"setting; library {r.library_value!r}", long_texts))
+                             f"setting; library {r.library_value!r}", long_texts)))
         out.append("")
     shown = notable(records)
     if shown:
         out += ["", "## Disagreements", ""]
         for r in shown:
             lines = describe_record(r)
-            out.append(f"### {lines[0]}")
+            out.append(f"### {_md_text(lines[0])}")
             out.append("")
             out.append("```")
-            out.extend(_short_line(l.strip(), long_texts) for l in lines[1:])
+            out.extend(_md_code(_short_line(l.strip(), long_texts)) for l in lines[1:])
             out.append("```")
             out.append("")
     return "\n".join(out) + "\n"
@@ -278,24 +314,25 @@ def junit(records: list[Record], head: dict) -> str:
     for r in records:
         groups[(r.adapter, r.metric)].append(r)
     for (a, m), recs in sorted(groups.items()):
-        s = ET.SubElement(suites, "testsuite", name=f"{a}.{m}", tests=str(len(recs)),
+        s = ET.SubElement(suites, "testsuite", name=printable(f"{a}.{m}"), tests=str(len(recs)),
                           failures=str(sum(r.outcome == "fail" or _strict_failure(r, strict) for r in recs)),
                           errors=str(sum(r.outcome == "error" for r in recs)),
                           skipped=str(sum(r.outcome in ("skipped", "not-applicable", "known-failure") for r in recs)))
         for r in recs:
-            tc = ET.SubElement(s, "testcase", classname=f"{a}.{m}.{r.kind}", name=r.test, time=f"{r.seconds:.3f}")
-            text = "\n".join(describe_record(r))
+            tc = ET.SubElement(s, "testcase", classname=printable(f"{a}.{m}.{r.kind}"), name=printable(r.test),
+                               time=f"{r.seconds:.3f}")
+            text = printable("\n".join(describe_record(r)))
             if r.outcome == "fail":
-                ET.SubElement(tc, "failure", message=r.message or r.explanation or "disagreement").text = text
+                ET.SubElement(tc, "failure", message=printable(r.message or r.explanation or "disagreement")).text = text
             elif _strict_failure(r, strict):
                 ET.SubElement(tc, "failure", message=f"known failure {r.test} now passes (--strict): "
                                                      "remove it from the known-failure list").text = text
             elif r.outcome == "error":
-                ET.SubElement(tc, "error", message=r.message or "error").text = text
+                ET.SubElement(tc, "error", message=printable(r.message or "error")).text = text
             elif r.outcome in ("skipped", "not-applicable"):
-                ET.SubElement(tc, "skipped", message=f"{r.outcome}: {r.message}")
+                ET.SubElement(tc, "skipped", message=printable(f"{r.outcome}: {r.message}"))
             elif r.outcome == "known-failure":
-                ET.SubElement(tc, "skipped", message=f"known-failure {r.known_failure}: {r.known_title}")
+                ET.SubElement(tc, "skipped", message=printable(f"known-failure {r.known_failure}: {r.known_title}"))
             elif r.outcome == "divergence":
                 # not a failure, never invisible: a passed test case carrying the divergence
                 props = ET.SubElement(tc, "properties")
