@@ -86,3 +86,12 @@ def exits_always(inputs):
 def sys_exits_always(inputs):
     """Calls sys.exit on every call (the worker survives it: the call does not)."""
     sys.exit("no")
+
+
+@implementation("accuracy", name="closes-descriptors")
+def closes_descriptors(inputs):
+    """Closes every file descriptor above the standard ones (its pipe to the engine among
+    them) and goes on running, as a library that daemonizes carelessly does."""
+    os.closerange(3, 4096)
+    time.sleep(3600)
+

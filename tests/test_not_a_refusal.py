@@ -51,3 +51,16 @@ def test_sys_exit_and_an_unpicklable_value_come_back_as_call_failures():
     b = isolated(returns_generator.adapter, Limits(timeout=20))
     with pytest.raises(CallFailed, match="cannot be carried back"):
         b.run(b.configure("accuracy", b.profile("accuracy")), ok)
+
+
+def test_a_library_that_closes_its_pipe_is_said_so_not_reported_killed():
+    """It was reported 'killed by SIGKILL': the kill was the engine's, after the pipe closed."""
+    from tests.inhouse_unreliable import closes_descriptors
+    wrapped = isolated(closes_descriptors.adapter, Limits(timeout=20))
+    try:
+        with pytest.raises(LibraryDied, match="closed its pipe to the engine") as e:
+            wrapped.run(wrapped.configure("accuracy", {}), {"y_true": [1], "y_pred": [1]})
+        assert "SIGKILL" not in str(e.value)
+    finally:
+        wrapped.close()
+

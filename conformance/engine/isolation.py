@@ -215,10 +215,13 @@ class Isolated:
                 self._conn.send_bytes(b"")
             except Exception:
                 pass
-            self._proc.join(1)
+            for _ in range(20):   # up to 1 s to end by itself (polled: see _pipe_closed)
+                if not self._proc.is_alive():
+                    break
+                time.sleep(0.05)
             if self._proc.is_alive():
                 self._proc.kill()
-                self._proc.join()
+            self._proc.join()
         self._proc = self._conn = None
         self._configured.clear()
 
@@ -337,7 +340,7 @@ class Isolated:
             # hands torch tensors over by shared memory: slower for the small values of a call)
             self._conn.send_bytes(payload)
         except (BrokenPipeError, OSError):
-            raise self._died("") from None
+            raise self._died(self._pipe_closed()) from None
 
     def _receive(self) -> tuple:
         """The worker's next reply (kind, value), or LibraryDied: it died, or exceeded a limit."""
@@ -355,7 +358,20 @@ class Isolated:
         try:
             return pickle.loads(self._conn.recv_bytes())
         except (EOFError, OSError):
-            raise self._died("") from None
+            raise self._died(self._pipe_closed()) from None
+
+    def _pipe_closed(self) -> str:
+        """Why the pipe closed: '' when the process ended (its status says how), else the
+        process closed its end while alive (a library that closes every file descriptor),
+        which is said so, not reported as the kill that then ends it."""
+        # (not join(0.5): the process may have closed its sentinel too, and then join's wait
+        # returns at once into a blocking waitpid)
+        for _ in range(10):
+            if not self._proc.is_alive():
+                return ""
+            time.sleep(0.05)
+        return ("the library's process closed its pipe to the engine while running (it closed file descriptors "
+                "it did not open); it was ended")
 
 
 def isolated(adapter, limits: Limits | None = None):
