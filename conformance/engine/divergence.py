@@ -246,8 +246,9 @@ def run_divergence(adapter, metric: str, knob: str, canonical: str, library: str
         x = separating_input(metric, prof, canon, examples, strategy_settings=canon, follows=follows)
     if x is None and not inert and (not follows or seen.get("separated")):
         # without the library's agreement (the same derandomized inputs: only worth it
-        # when some of them separated the settings)
-        x = separating_input(metric, prof, canon, examples)
+        # when some of them separated the settings); a declared separator that sets the two
+        # apart is such an input already, minimal by construction: no search to shrink one
+        x = seen.get("apart") or separating_input(metric, prof, canon, examples)
     searched = not inert
     unfollowed, alternatives = None, []
     if x is None:
