@@ -77,24 +77,17 @@ def _check_outputs(args) -> None:
     """The report paths and the cache folder, before any install (the run command's rules:
     a FIFO, a device, a folder or a symbolic link is refused, a folder that cannot be made
     too)."""
-    import os
-    from conformance.reports.paths import check_output
+    from conformance.reports.paths import check_folder, check_output
     try:
         for flag, path in (("--report", args.report), ("--markdown", args.markdown)):
             check_output(path, flag)
         outs = [str(p) for p in (args.report, args.markdown) if p and str(p) != "-"]
         if len(set(outs)) < len(outs):
             raise ValueError("--report and --markdown name the same file")
+        if args.cache:
+            check_folder(Path(args.cache), "--cache: the folder")
     except ValueError as e:
         raise UsageError(str(e)) from None
-    if args.cache:
-        cache = Path(args.cache)
-        try:
-            cache.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UsageError(f"--cache {args.cache}: cannot be made ({e.strerror})") from None
-        if not cache.is_dir() or not os.access(cache, os.W_OK | os.X_OK):
-            raise UsageError(f"--cache {args.cache}: not a writable folder")
 
 
 def cmd_versions(args) -> int:

@@ -35,15 +35,21 @@ def check_output(path, flag: str) -> None:
             raise ValueError(f"{flag} {path}: is {_kind(mode)}; name a regular file (or - for standard output)")
         if not os.access(p, os.W_OK):
             raise ValueError(f"{flag} {path}: the file is not writable")
-    folder = p.parent if str(p.parent) else Path(".")
+    check_folder(p.parent if str(p.parent) else Path("."), f"{flag} {path}: the folder")
+
+
+def check_folder(folder: Path, said: str) -> None:
+    """ValueError (``said`` first) unless ``folder`` is, or can now be made, a writable
+    folder: it is made before the run (a folder under /proc, which root may 'write',
+    cannot be)."""
+    folder = Path(folder)
     if not folder.exists():
-        # made now, before the run (a folder /proc lets root "write" cannot hold one)
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise ValueError(f"{flag} {path}: the folder {folder} cannot be made ({e.strerror})") from None
+            raise ValueError(f"{said} {folder} cannot be made ({e.strerror})") from None
     if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"{flag} {path}: the folder {folder} is not writable")
+        raise ValueError(f"{said} {folder} is not writable")
 
 
 def check_input(path, flag: str) -> None:
