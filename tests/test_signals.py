@@ -53,3 +53,30 @@ def test_a_signal_stops_the_run_and_leaves_an_incomplete_report(tmp_path, sig, j
              and "zombie" not in Path(f"/proc/{p}/status").read_text().lower()]
     assert not alive, f"left running: {alive}"
     assert f"stopped by {sig.name}" in err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_sigkill_of_the_main_process_leaves_no_worker_running(tmp_path):
+    """No handler sees SIGKILL: the workers notice their parent is gone (pool workers and
+    library workers alike, ``isolation.exit_with_parent``); five processes were left running
+    23 s later before."""
+    proc = subprocess.Popen([sys.executable, "-m", "conformance", "run", "--adapter", "sklearn", "--adapter", "jiwer",
+                             "--jobs", "2", "--quiet", "--report", str(tmp_path / "r.jsonl")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(_descendants(proc.pid)) < 3 and time.monotonic() < deadline:   # pool and library workers
+        time.sleep(0.2)
+    time.sleep(2)
+    family = _descendants(proc.pid)
+    assert len(family) >= 3, family
+    proc.kill()
+    proc.wait(timeout=10)
+    time.sleep(2)
+    alive = [p for p in family if Path(f"/proc/{p}").exists()
+             and "zombie" not in Path(f"/proc/{p}/status").read_text().lower()]
+    for p in alive:   # leave nothing behind whatever the verdict
+        try:
+            os.kill(p, signal.SIGKILL)
+        except OSError:
+            pass
+    assert not alive, f"left running 2 s after SIGKILL of the main process: {alive}"

@@ -103,6 +103,23 @@ def _rss(pid: int) -> int:
         return 0
 
 
+def exit_with_parent(interval: float = 0.25) -> None:
+    """This process ends (``os._exit``) when its parent does: a thread polls ``getppid``
+    (a process whose parent dies is handed to another). Pool workers and library workers
+    start it, so that a SIGKILL of the run's main process, which no handler sees, leaves no
+    worker running (PR_SET_PDEATHSIG would follow the forking *thread*, and a unit's thread
+    ends after each unit). A library holding the GIL in C delays it until it lets go."""
+    import threading
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                os._exit(1)
+    threading.Thread(target=watch, name="metric-conformance-parent-watch", daemon=True).start()
+
+
 def _serve(conn, other_end, adapter) -> None:
     """The worker: run each (configured, inputs) it receives and send back the output or
     the exception (re-created by name when it cannot be pickled). It closes its copy of
@@ -113,6 +130,7 @@ def _serve(conn, other_end, adapter) -> None:
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, signal.SIG_DFL)
+    exit_with_parent()
     os.dup2(2, 1)   # the library's prints go to standard error (C-level writes to fd 1 too)
     sys.stdout = sys.stderr
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the engine decides when to stop

@@ -9,7 +9,8 @@ from concurrent.futures import ProcessPoolExecutor
 def _ignore_sigint() -> None:
     """A pool worker: SIGINT is the main process's to handle, SIGTERM and SIGHUP end it
     (the main process's handlers, inherited by the fork, are not its own); the inherited
-    objects are frozen (``gc.freeze``)."""
+    objects are frozen (``gc.freeze``); it ends when the main process does
+    (``isolation.exit_with_parent``)."""
     import gc
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -20,6 +21,8 @@ def _ignore_sigint() -> None:
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, signal.SIG_DFL)
+    from conformance.engine.isolation import exit_with_parent
+    exit_with_parent()   # a SIGKILL of the main process takes the workers with it
 
 
 def _init_spawned(specs: dict, init_worker) -> None:
