@@ -233,11 +233,7 @@ class Isolated:
                 self._conn.send_bytes(b"")
             except Exception:
                 pass
-            for _ in range(20):   # up to 1 s to end by itself (polled: see _pipe_closed)
-                if not self._proc.is_alive():
-                    break
-                time.sleep(0.05)
-            if self._proc.is_alive():
+            if not self._ended_within(1.0):
                 self._proc.kill()
             self._proc.join()
         self._proc = self._conn = None
@@ -378,16 +374,23 @@ class Isolated:
         except (EOFError, OSError):
             raise self._died(self._pipe_closed()) from None
 
+    def _ended_within(self, seconds: float) -> bool:
+        """Whether the worker ends by itself within ``seconds``, polled (not ``join(timeout)``:
+        a process that closed its sentinel makes join's wait return at once into a blocking
+        waitpid)."""
+        deadline = time.monotonic() + seconds
+        while self._proc.is_alive():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
     def _pipe_closed(self) -> str:
         """Why the pipe closed: '' when the process ended (its status says how), else the
         process closed its end while alive (a library that closes every file descriptor),
         which is said so, not reported as the kill that then ends it."""
-        # (not join(0.5): the process may have closed its sentinel too, and then join's wait
-        # returns at once into a blocking waitpid)
-        for _ in range(10):
-            if not self._proc.is_alive():
-                return ""
-            time.sleep(0.05)
+        if self._ended_within(0.5):
+            return ""
         return ("the library's process closed its pipe to the engine while running (it closed file descriptors "
                 "it did not open); it was ended")
 
