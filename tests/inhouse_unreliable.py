@@ -95,3 +95,28 @@ def closes_descriptors(inputs):
     os.closerange(3, 4096)
     time.sleep(3600)
 
+
+
+@implementation("accuracy", name="hangs-always")
+def hangs_always(inputs):
+    """Sleeps for an hour on every call."""
+    time.sleep(3600)
+
+
+@implementation("accuracy", name="spins-holding-the-gil")
+def spins_holding_the_gil(inputs):
+    """Spins in one C call that never releases the GIL (a regular expression with
+    catastrophic backtracking), so no thread of its process runs."""
+    import re
+    re.match(r"(a+)+$", "a" * 64 + "b")
+
+
+@implementation("accuracy", name="forks-a-hog")
+def forks_a_hog(inputs):
+    """Starts a grandchild process that holds 600 MB and outlives the call, its standard
+    output inherited, as a library that starts a server carelessly does."""
+    import subprocess
+    subprocess.Popen([sys.executable, "-c",
+                      "import time; hog = bytearray(600 * 2**20); hog[::4096] = b'x' * len(hog[::4096]); "
+                      "time.sleep(3600)"])
+    time.sleep(3600)

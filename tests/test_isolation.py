@@ -4,6 +4,7 @@ happened, and judges everything else (conformance.engine.isolation)."""
 from __future__ import annotations
 
 import json
+import sys
 import time
 
 import pytest
@@ -157,3 +158,35 @@ def test_configure_at_the_same_settings_is_asked_of_the_worker_once_per_worker(m
         assert asked.count("configure") == 2
     finally:
         wrapped.close()
+
+
+def _hogs() -> list[int]:
+    from pathlib import Path
+    out = []
+    for d in Path("/proc").iterdir():
+        try:
+            if d.name.isdigit() and b"bytearray(600" in (d / "cmdline").read_bytes():
+                out.append(int(d.name))
+        except OSError:
+            continue
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_librarys_own_process_counts_against_the_memory_limit_and_ends_with_it(case_file):
+    """A library that starts a 600 MB process of its own: its memory is the library's (it
+    escaped ``--memory`` before), and the process is killed with the library's worker
+    (it outlived the run, holding its standard output open)."""
+    import os
+    import signal
+    from tests.inhouse_unreliable import forks_a_hog
+    before = set(_hogs())
+    try:
+        got, _ = _golden(forks_a_hog.adapter, case_file, Limits(timeout=30, memory=300 * 1024 ** 2))
+        time.sleep(0.5)
+        left = set(_hogs()) - before
+    finally:
+        for p in set(_hogs()) - before:
+            os.kill(p, signal.SIGKILL)
+    assert got["00000000"].outcome == "error" and "more than 300 MB" in got["00000000"].library_value
+    assert not left, f"the library's own processes outlived the run: {left}"

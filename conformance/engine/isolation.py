@@ -37,6 +37,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+from conformance.engine.processes import adopt, exit_with_parent, family_rss, kill_group, lead_group, rss
+
 DEFAULT_TIMEOUT = 300.0           # seconds per library call
 DEFAULT_MEMORY = 8 * 1024 ** 3    # resident bytes of the worker, beyond those it inherits
 
@@ -95,36 +97,12 @@ class Limits:
     enabled: bool = True
 
 
-def _rss(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def exit_with_parent(interval: float = 0.25) -> None:
-    """This process ends (``os._exit``) when its parent does: a thread polls ``getppid``
-    (a process whose parent dies is handed to another). Pool workers and library workers
-    start it, so that a SIGKILL of the run's main process, which no handler sees, leaves no
-    worker running (PR_SET_PDEATHSIG would follow the forking *thread*, and a unit's thread
-    ends after each unit). A library holding the GIL in C delays it until it lets go."""
-    import threading
-    parent = os.getppid()
-
-    def watch():
-        while True:
-            time.sleep(interval)
-            if os.getppid() != parent:
-                os._exit(1)
-    threading.Thread(target=watch, name="metric-conformance-parent-watch", daemon=True).start()
-
-
 def _serve(conn, other_end, adapter) -> None:
     """The worker: run each (configured, inputs) it receives and send back the output or
     the exception (re-created by name when it cannot be pickled). It closes its copy of
     the engine's end of the pipe, so that it sees the pipe close when the engine dies."""
     other_end.close()
+    lead_group()   # its own children are killed with it (``processes``)
     # the engine's handlers (SIGTERM and SIGHUP stop a run) are not the worker's: it ends
     # when it is told to, when its pipe closes, or by the signal's default action
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
@@ -222,8 +200,9 @@ class Isolated:
         ctx = multiprocessing.get_context("fork")
         parent, child = ctx.Pipe()
         self._proc = ctx.Process(target=_serve, args=(child, parent, self._adapter), daemon=True)
-        self._inherited = _rss(os.getpid())   # resident in the child from its first moment
+        self._inherited = rss(os.getpid())   # resident in the child from its first moment
         self._proc.start()
+        adopt(self._proc.pid)
         child.close()
         self._conn = parent
 
@@ -233,16 +212,15 @@ class Isolated:
                 self._conn.send_bytes(b"")
             except Exception:
                 pass
-            if not self._ended_within(1.0):
-                self._proc.kill()
+            self._ended_within(1.0)
+            kill_group(self._proc.pid)   # and whatever the library started that still runs
             self._proc.join()
         self._proc = self._conn = None
         self._configured.clear()
 
     def _died(self, why: str) -> LibraryDied:
         proc = self._proc
-        if proc.is_alive():
-            proc.kill()
+        kill_group(proc.pid)   # the worker, and whatever the library started
         proc.join()
         code = proc.exitcode
         self._proc = self._conn = None
@@ -360,15 +338,19 @@ class Isolated:
         """The worker's next reply (kind, value), or LibraryDied: it died, or exceeded a limit."""
         t0 = time.monotonic()
         limits = self._limits
+        polls, children = 0, 0
         while not self._conn.poll(0.05):
             if not self._proc.is_alive():
                 raise self._died("")
             if time.monotonic() - t0 > limits.timeout:
                 raise self._died(f"no answer within {limits.timeout:g} s (--timeout); the library's process "
                                  "was killed")
-            if limits.memory and _rss(self._proc.pid) - self._inherited > limits.memory:
-                raise self._died(f"the library's process used more than {limits.memory / 1024 ** 2:.0f} MB "
-                                 "(--memory); it was killed")
+            polls += 1
+            if polls % 10 == 0:   # the library's own processes, every half second (a walk of /proc)
+                children = family_rss(self._proc.pid)
+            if limits.memory and rss(self._proc.pid) + children - self._inherited > limits.memory:
+                raise self._died(f"the library's process (with any it started) used more than "
+                                 f"{limits.memory / 1024 ** 2:.0f} MB (--memory); it was killed")
         try:
             return pickle.loads(self._conn.recv_bytes())
         except (EOFError, OSError):

@@ -10,7 +10,7 @@ def _ignore_sigint() -> None:
     """A pool worker: SIGINT is the main process's to handle, SIGTERM and SIGHUP end it
     (the main process's handlers, inherited by the fork, are not its own); the inherited
     objects are frozen (``gc.freeze``); it ends when the main process does
-    (``isolation.exit_with_parent``)."""
+    (``processes.exit_with_parent``)."""
     import gc
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -21,7 +21,7 @@ def _ignore_sigint() -> None:
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, signal.SIG_DFL)
-    from conformance.engine.isolation import exit_with_parent
+    from conformance.engine.processes import exit_with_parent
     exit_with_parent()   # a SIGKILL of the main process takes the workers with it
 
 
@@ -31,11 +31,13 @@ def _init_spawned(specs: dict, init_worker) -> None:
 
 
 def _kill_pool(pool) -> None:
-    """Kill the pool's worker processes now and wait for them (their library workers see
-    their pipes close and exit), then let the pool's manager thread end."""
+    """Kill the pool's worker processes now, with their library workers and whatever those
+    started (``processes.kill_family``: a library worker holds copies of the pool's pipes,
+    and the pool's manager thread waits until every copy is closed), then let the
+    manager thread end."""
+    from conformance.engine.processes import kill_family
     procs = list((getattr(pool, "_processes", None) or {}).values())
-    for proc in procs:
-        proc.kill()
+    kill_family([p.pid for p in procs if p.pid is not None])
     for proc in procs:
         proc.join(5)
     pool.shutdown(wait=True, cancel_futures=True)

@@ -154,8 +154,9 @@ def _call(adapter, configured, inputs):
         return adapter.run(configured, inputs).value, None
     except Skip:
         raise
-    except (Exception, SystemExit) as e:
-        return None, f"{type(e).__name__}: {e}"
+    except (Exception, SystemExit) as e:   # what happened, after "the library"
+        reason = not_a_refusal(e)
+        return None, (f"call ended without an answer: {reason}" if reason else f"raised {type(e).__name__}: {e}")
 
 
 class _Rejected(Exception):
@@ -234,9 +235,9 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 return
             value, err = _call(adapter, configured, inputs)
             if err:
-                known_or_raise(inputs, {"library_value": f"raised {err}", "message": f"the library raised {err}",
-                                        "explanation": "the library raised on an input the oracle defines: "
-                                                       "no knob setting explains a crash, a defect",
+                known_or_raise(inputs, {"library_value": err, "message": f"the library {err}",
+                                        "explanation": "the library gave no value on an input the oracle "
+                                                       "defines: no knob setting explains a crash, a defect",
                                         "outcome": "error"})
                 return
             if base == "bounds":
