@@ -63,6 +63,7 @@ def _eval_iv(x: Expr, iv):
 # rational of exp(-10**15) needs a 10**15-bit denominator (MemoryError)
 TINY_BITS = 1 << 16
 _TINY_BOUND = Fraction(1, 1 << TINY_BITS)
+HUGE_BITS = 1 << 20   # magnitudes beyond 2**HUGE_BITS are not turned into fractions
 
 
 def _mpf_fraction(raw, upper: bool = False) -> Fraction:
@@ -75,6 +76,10 @@ def _mpf_fraction(raw, upper: bool = False) -> Fraction:
         if upper:
             return Fraction(0) if sign else Fraction(1, 1 << TINY_BITS)
         return Fraction(-1, 1 << TINY_BITS) if sign else Fraction(0)
+    if man and exp_ + bc > HUGE_BITS:
+        # a bound with more than HUGE_BITS integer bits (exp(10**9) has 1.4 billion): no rational
+        # form of reasonable size; callers that need digits take them from log10 instead
+        raise OverflowError(f"|x| is above 2**{HUGE_BITS}")
     p, q = libmp.to_rational(raw)
     return Fraction(p, q)
 

@@ -147,8 +147,11 @@ def compare(library_value, exact, tol: Tolerance) -> Comparison:
         err_hi = err
         rel = (err / abs(q)) if q != 0 else None
     else:
-        err, err_hi = _abs_fraction_bounds(exact, q_lib)
-        lo, hi = interval(exact, 256)
+        try:
+            err, err_hi = _abs_fraction_bounds(exact, q_lib)
+            lo, hi = interval(exact, 256)
+        except OverflowError:   # |exact| above 2**HUGE_BITS: no double is anywhere near it
+            return Comparison("outside", f, nearest, "inf", "inf", None, tol)
         mag = min(abs(lo), abs(hi))
         rel = (err_hi / mag) if mag else None
     abs_txt = digits(err_hi, 3) if err_hi else "0"

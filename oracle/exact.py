@@ -176,6 +176,8 @@ def _iroot(n: int, k: int) -> int | None:
         return None
     if n in (0, 1):
         return n
+    if k >= n.bit_length():   # 1 < root < 2: no integer (and 2**k would be built to find it out)
+        return None
     r = int(round(n ** (1.0 / k))) if n.bit_length() < 1000 else _iroot_newton(n, k)
     for c in (r - 1, r, r + 1):
         if c >= 0 and c ** k == n:
