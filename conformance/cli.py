@@ -293,10 +293,11 @@ def _profile_overrides(adapter, record) -> dict:
 
 def cmd_check(args) -> int:
     from conformance.casefiles.cases import check_cases, load_cases
+    from conformance.reports.writers import brief
     problems = check_cases(args.files or None)
     n = len(load_cases(args.files or None)) if not problems else None
     for p in problems:
-        print(p)
+        print(brief(p))
     if problems:
         print(f"{len(problems)} problem(s)", file=sys.stderr)
         return EXIT_UNEXPECTED
@@ -447,19 +448,20 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     from oracle.conventions import ConventionError, InputError
     from conformance.casefiles import known as known_lists
+    from conformance.reports.writers import brief
     from conformance.casefiles.cases import CaseFileError
     previous_known_dir = known_lists.directory() if known_lists._override else None
     _renamed_values_as_notices(args.command)
     try:
         return args.fn(args)
     except UsageError as e:
-        print(f"metric-conformance {args.command}: {e}", file=sys.stderr)
+        print(f"metric-conformance {args.command}: {brief(e)}", file=sys.stderr)
         return EXIT_USAGE
     except (ConventionError, CaseFileError) as e:
-        print(f"metric-conformance {args.command}: {e}", file=sys.stderr)
+        print(f"metric-conformance {args.command}: {brief(e)}", file=sys.stderr)
         return EXIT_USAGE
     except InputError as e:
-        print(f"metric-conformance {args.command}: bad input: {e}", file=sys.stderr)
+        print(f"metric-conformance {args.command}: bad input: {brief(e)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("interrupted; no report written", file=sys.stderr)

@@ -62,3 +62,32 @@ def test_markdown_renders_no_html_link_or_escaped_fence():
     assert [ln for ln in outside if ln.startswith("#")] == \
         [ln for ln in outside if ln.startswith(("# metric-conformance", "## ", "### "))]
     assert "\n# heading" not in text
+
+
+def _case_file(tmp_path, **changes) -> str:
+    import json
+    case = {"id": "00000000", "description": "By hand: two of three agree.", "source": {"reference": "by hand"},
+            "tags": ["accuracy"], "metric": "accuracy", "inputs": {"y_true": [1, 0, 1], "y_pred": [1, 1, 1]},
+            "expected": {"value": "2/3", "derivation": "2 of 3"}}
+    case.update(changes)
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"format": "metric-conformance-cases", "version": 1, "title": "t", "cases": [case]}))
+    return str(path)
+
+
+BIG = "k" * 5_000_000
+
+
+def test_a_5_mb_item_is_named_not_echoed_by_check_and_run(tmp_path, capsys):
+    """A 5 MB knob name or case id was printed whole in the error naming it (5 MB on the
+    console); the message names its start and its length."""
+    from conformance.cli import main
+    for changes in ({"conventions": {BIG: "x"}}, {"id": BIG}):
+        path = _case_file(tmp_path, **changes)
+        assert main(["check", path]) != 0
+        main(["run", "--adapter", "sklearn", "--cases", path, "--metric", "accuracy", "--no-bad-input",
+              "--examples", "1", "--quiet", "--report", str(tmp_path / "r.jsonl")])
+        out = capsys.readouterr()
+        text = out.out + out.err
+        assert len(text) < 20_000 and "kkkk" in text, len(text)
+        assert "characters not shown" in text

@@ -44,6 +44,17 @@ def printable(text: str) -> str:
     return text
 
 
+def brief(text: str, limit: int = 1000) -> str:
+    """``text`` kept to about ``limit`` characters for a reader: a message naming a 5 MB
+    item (a knob name, a case id, a token) shows its start and end and says how long it
+    is; the JSONL report keeps every field whole."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    head, tail = text[:limit * 3 // 4], text[-(limit // 8):]
+    return f"{head} [... {len(text) - len(head) - len(tail):,} characters not shown ...] {tail}"
+
+
 def _md_text(text: str) -> str:
     """Text outside a code block of a Markdown report: printable, and read as text (no HTML
     tag, entity, link or image of a library's message is rendered)."""
@@ -189,8 +200,8 @@ def describe_record(r: Record) -> list[str]:
         elif name == "comparison":
             lines.append(f"  {'distance:':<13}abs {value.get('abs_err')}  rel {value.get('rel_err')}  "
                          f"ulps {value.get('ulps')}  tolerance {r.tolerance}")
-        else:
-            lines.append(f"  {label + ':':<13}{text(value)}")
+        else:   # an input or a reproduce line may be long (a witness); its whole text is in the JSONL
+            lines.append(f"  {label + ':':<13}{brief(text(value), 20000 if name in ('inputs', 'reproduce') else 1000)}")
     return lines
 
 
