@@ -123,10 +123,28 @@ def read_lines(path) -> list[str]:
     return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicate_keys(pairs):
+    """An object's members, refused when a key repeats (``json`` keeps the last silently: a
+    predictions file answering one question twice would be scored on either answer)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set = set()
+        dup = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _DuplicateKey(dup)
+    return out
+
+
 def _read_json(path):
     text = _read_text(path)
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except _DuplicateKey as e:
+        raise FormatError(path, None, f"the key {json.dumps(e.args[0], ensure_ascii=False)} appears twice in one "
+                                      "object (JSON readers keep either one)") from None
     except json.JSONDecodeError as e:
         raise FormatError(path, e.lineno, f"not JSON: {e.msg} (column {e.colno})") from None
     except RecursionError:
@@ -299,6 +317,7 @@ def read_vqa(results, annotations, questions=None) -> dict:
         for j, x in enumerate(items):
             _expect("answer" in x, annotations, f"annotations[{i}].answers[{j}]", "missing 'answer'")
             texts.append(_text(x["answer"], annotations, f"annotations[{i}].answers[{j}].answer"))
+        _expect(q not in answers, annotations, f"annotations[{i}].question_id", f"question {q!r} is annotated twice")
         answers[q] = texts
     asked = None
     if questions is not None:

@@ -322,8 +322,21 @@ _VQA_ANN = {"annotations": [{"question_id": 1, "answers": [{"answer": "yes"}]}]}
      r"res.json: \[0\]\.question_id: question 1 is not in .*q.json"),
     ([{"question_id": 1, "answer": "a"}], _VQA_ANN, {"qs": []},
      r"q.json: \(top level\): expected an object with a 'questions' list"),
+    # a question annotated twice: which annotation would be scored? (it was the last, silently)
+    ([{"question_id": 1, "answer": "a"}], {"annotations": _VQA_ANN["annotations"] * 2}, None,
+     r"ann.json: annotations\[1\]\.question_id: question 1 is annotated twice"),
 ])
 def test_vqa_format_errors_name_the_record(tmp_path, results, annotations, questions, message):
     q = _json(tmp_path, "q.json", questions) if questions is not None else None
     with pytest.raises(F.FormatError, match=message):
         F.read_vqa(_json(tmp_path, "res.json", results), _json(tmp_path, "ann.json", annotations), q)
+
+
+def test_a_squad_question_answered_twice_in_the_predictions_is_refused(tmp_path):
+    """{"q1": "a", "q1": "b"}: Python's json (and the official script, which uses it) keeps the
+    last answer silently; the referee names the key."""
+    preds = tmp_path / "pred.json"
+    preds.write_text('{"q1": "a", "q1": "b"}')
+    data = _json(tmp_path, "data.json", {"data": [{"paragraphs": [{"qas": [{"id": "q1", "answers": [{"text": "a"}]}]}]}]})
+    with pytest.raises(F.FormatError, match=r'pred.json: the key "q1" appears twice in one object'):
+        F.read_squad(data, preds)
