@@ -56,6 +56,10 @@ def add_parser(sub) -> None:
     s.add_argument("--align", action="store_true",
                    help="error rates: print each utterance's alignment (as jiwer's visualize_alignment; "
                         "the tie rule's alignment, jiwer's own rule under tie=any)")
+    s.add_argument("--reading", choices=("sacrebleu", "jiwer", "plain"),
+                   help="how text files are read (a byte-order mark, line breaks, whitespace at the ends of a "
+                        "line): as sacrebleu reads them (the default for BLEU and chrF), as jiwer's command line "
+                        "does (the default for the error rates), or plain (the text as written)")
     s.add_argument("--conventions", default="{}", help="knob settings as JSON, for every measure that has them")
     s.add_argument("--digits", type=bounded_int(0, 1000), help="decimal places, 0 to 1,000 (default: 2 for BLEU times 100, else 4)")
     s.add_argument("--exact", action="store_true", help="also print each exact value")
@@ -116,7 +120,7 @@ def _inputs(args, metric: str) -> dict:
     if args.hyp or args.ref:
         if not (args.hyp and args.ref):
             raise UsageError("give the references (-r) and the hypotheses (-i or -h)")
-        return load_inputs("text", {"hyp": args.hyp, "ref": args.ref}, metric)
+        return load_inputs("text", {"hyp": args.hyp, "ref": args.ref}, metric, args.reading, args.read_notes)
     raise UsageError("no input files: QRELS RUN, -r REF -i HYP, --conll FILE, or --truth FILE --pred FILE")
 
 
@@ -184,6 +188,29 @@ def _sacrebleu_signature(settings: dict, n_refs: int) -> str | None:
     return f"nrefs:{n_refs}|case:{case}|eff:{eff}|tok:{tok}|smooth:{smooth}|version:metric-conformance-{ours}"
 
 
+# the anchor's defaults where the canonical default differs: sacrebleu 2.x's BLEU(smooth_method="exp")
+# (sacrebleu/metrics/bleu.py), against no smoothing in Papineni et al. (2002)
+_ANCHOR_DEFAULTS = {"bleu": ("sacrebleu 2.x", {"smoothing": "exp"})}
+
+
+def _anchor_defaults(name: str, metric: str, knobs: dict, inputs: dict, value, digits) -> list[str]:
+    """A note for each default of the measure's anchor tool that differs from the canonical
+    default the value was computed with, and what the anchor's default gives on these files."""
+    from oracle import compute, get_metric
+    tool, theirs = _ANCHOR_DEFAULTS.get(metric, ("", {}))
+    m = get_metric(metric)
+    ours = m.settings(knobs)
+    differ = {k: v for k, v in theirs.items() if k not in knobs and ours.get(k) != v}
+    if not differ:
+        return []
+    anchor_value = compute(metric, inputs, {**knobs, **differ}).value
+    settings = m.settings({**knobs, **differ})
+    same = "the same value on these files" if anchor_value == value else         f"{_shown(metric, anchor_value, digits, settings)} on these files"
+    return [f"{name}: {' '.join(f'{k}={ours[k]}' for k in differ)} (the canonical default) where {tool}'s default is "
+            f"{' '.join(f'{k}={v}' for k, v in differ.items())}: {same} (--conventions "
+            f"'{json.dumps(differ)}' for {tool}'s)"]
+
+
 def _split_files(args) -> None:
     """``-m map P.5 qrels run``: -m takes several values, so trailing ones that name existing
     files and no measure are the positional files (trec_eval's QRELS RUN)."""
@@ -213,7 +240,15 @@ def cmd_score(args) -> int:
         key = metric if (args.hyp or args.ref) and not (args.files or args.conll or args.truth or args.pred) \
             else None
         if key not in read:
+            args.read_notes = []
             read[key] = _inputs(args, metric)
+            if key is not None:
+                from conformance.readings import READINGS, default_reading
+                how = READINGS[args.reading or default_reading(metric)]
+                said = f"{metric}: files read as {how.name} reads them: {how.summary} ({how.source})"
+                if said not in notes:
+                    notes.append(said)
+            notes.extend(n for n in args.read_notes if n not in notes)
         return read[key]
     tty = sys.stderr.isatty()
     streamed = _streamed(args, measures, tty) if args.files else None
@@ -236,6 +271,7 @@ def cmd_score(args) -> int:
             sb = _sacrebleu_signature(settings, len(inputs["references"][0]) if inputs["references"] else 0)
             if sb:
                 notes.append(f"{name} (sacrebleu's format): {sb}")
+            notes.extend(_anchor_defaults(name, metric, knobs, inputs, result.value, args.digits))
         if args.per_item:
             for item, v in _per_item(metric, inputs, settings, result):
                 rows.append((name, str(item), _shown(metric, v, args.digits, settings), _exact(v)))

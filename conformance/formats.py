@@ -95,7 +95,7 @@ FORMAT_METRICS = {
 
 # ------------------------------------------------------------------ helpers
 
-def _read_text(path) -> str:
+def _read_text(path, keep_bom: bool = False) -> str:
     from oracle.input_checks import device_kind
     p = Path(path)
     kind = device_kind(path)
@@ -106,21 +106,24 @@ def _read_text(path) -> str:
     except OSError as e:
         raise FormatError(path, None, f"cannot read: {e.strerror}") from None
     try:
-        return data.decode("utf-8-sig")   # a byte-order mark at the start is stripped
+        return data.decode("utf-8" if keep_bom else "utf-8-sig")   # utf-8-sig: a leading byte-order mark goes
     except UnicodeDecodeError as e:
         line = data[:e.start].count(b"\n") + 1
         raise FormatError(path, line, f"not UTF-8 text ({e.reason})") from None
 
 
-def read_lines(path) -> list[str]:
-    """The lines of a UTF-8 text file without their line breaks (a final empty line is not a segment)."""
-    text = _read_text(path)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+def read_lines(path, reading: str = "plain", notes: list | None = None) -> list[str]:
+    """The segments of a UTF-8 text file under a reading (``conformance.readings``: the
+    default ``plain`` is the lines without their breaks; a final empty line is not a
+    segment). Lines the reading drops are said in ``notes``."""
+    from conformance.readings import reading as _reading, segments
+    how = _reading(reading)
+    lines, dropped = segments(_read_text(path, keep_bom=how.keep_bom), how)
+    if dropped and notes is not None:
+        shown = ", ".join(map(str, dropped[:10])) + (" ..." if len(dropped) > 10 else "")
+        notes.append(f"{path}: {len(dropped)} line(s) of at most one character not read, as {reading} does "
+                     f"(line {shown})")
+    return lines
 
 
 class _DuplicateKey(ValueError):
@@ -162,16 +165,19 @@ def _as_list(x) -> list:
 
 # ------------------------------------------------------------------ text
 
-def read_text(hyp, refs, metric: str = "bleu") -> dict:
-    """Hypothesis and reference files, one segment per line.
+def read_text(hyp, refs, metric: str = "bleu", reading: str | None = None, notes: list | None = None) -> dict:
+    """Hypothesis and reference files, one segment per line, read as ``reading`` reads them
+    (``conformance.readings``; by default as the measure's anchor tool does).
 
     BLEU and chrF: ``{"hypotheses": [h_i], "references": [[r_i from each reference file]]}``;
     the error rates: ``{"references": [r_i], "hypotheses": [h_i]}`` (one reference file)."""
+    from conformance.readings import default_reading
+    reading = reading or default_reading(metric)
     refs = _as_list(refs)
     if not refs:
         raise InputError("ref: no reference file", item="ref")
-    hyps = read_lines(hyp)
-    streams = [read_lines(r) for r in refs]
+    hyps = read_lines(hyp, reading, notes)
+    streams = [read_lines(r, reading, notes) for r in refs]
     for r, s in zip(refs, streams):
         if len(s) != len(hyps):
             raise FormatError(r, None, f"{len(s)} lines but the hypothesis file {hyp} has {len(hyps)}")
@@ -417,8 +423,9 @@ def guess_format(files: dict, metrics=()) -> str:
                      + "; ".join(f"{n}: {' '.join(r)}" for n, (r, _) in FORMATS.items()), item="files")
 
 
-def load_inputs(fmt: str, files: dict, metric: str) -> dict:
-    """The inputs of ``metric`` read from ``files`` (claim key -> path, or list of paths for ``ref``)."""
+def load_inputs(fmt: str, files: dict, metric: str, reading: str | None = None, notes: list | None = None) -> dict:
+    """The inputs of ``metric`` read from ``files`` (claim key -> path, or list of paths for
+    ``ref``); text files under ``reading`` (``conformance.readings``; the anchor's by default)."""
     if fmt not in FORMATS:
         raise InputError(f"format: unknown format {fmt!r}; formats are {', '.join(FORMATS)}" + nearest(fmt, FORMATS),
                          item="format")
@@ -435,7 +442,7 @@ def load_inputs(fmt: str, files: dict, metric: str) -> dict:
                          f"{', '.join(FORMAT_METRICS[fmt])}", item="format")
     one = {k: (v[0] if isinstance(v, list) and k != "ref" else v) for k, v in files.items()}
     if fmt == "text":
-        return read_text(one["hyp"], one["ref"], metric)
+        return read_text(one["hyp"], one["ref"], metric, reading, notes)
     if fmt == "conll":
         return read_conll(one["conll"], one.get("gold_col", -2), one.get("pred_col", -1), one.get("token_col", 0))
     if fmt == "trec":

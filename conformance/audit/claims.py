@@ -153,7 +153,7 @@ def resolve_metric(name: str, fmt: str | None = None, case_metric: str | None = 
 # ------------------------------------------------------------------ claims
 
 _CLAIM_KEYS = ("format", "golden", "sacrebleu", "signature", "trec_eval", "part", "scale", "metric", "conventions",
-               "claim")
+               "claim", "reading")
 # a library's name with a release number states the release the figure was computed with
 # (sacrebleu=1.4.14, jiwer=3.0.0); sacrebleu= with a signature states it by its version field
 VERSION_KEYS = ("sacrebleu", "jiwer", "seqeval", "ranx", "nltk", "sklearn", "pytrec_eval", "pycocoevalcap")
@@ -184,6 +184,9 @@ class Claim:
     source: str = ""             # what the inputs were read from
     notes: list = field(default_factory=list)   # what the audit decided on its own (a detected scheme)
     releases: dict = field(default_factory=dict)  # {adapter: release} the claim says it was computed with
+    reading: str = ""            # how text files were read (``conformance.readings``), '' for other inputs
+    reading_stated: bool = False
+    reread: object = None        # reading name -> the inputs read that way (text files), else None
 
 
 def _split_tokens(tokens: list[str]) -> tuple[str, list[tuple[str, str]]]:
@@ -363,11 +366,23 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
     for k in ("gold_col", "pred_col", "token_col"):
         if k in opts:
             files[k] = opts[k]
+    reading, reread = "", None
     if case is not None:
         inputs, source = case.inputs, f"case {opts['golden']}"
     else:
         flat = {k: (v if k == "ref" else (v[0] if isinstance(v, list) else v)) for k, v in files.items()}
-        inputs = load_inputs(fmt, flat, metric)
+        if fmt == "text":
+            from conformance.readings import default_reading
+            reading = opts.get("reading") or default_reading(metric)
+            reading_notes: list = []
+            inputs = load_inputs(fmt, flat, metric, reading, reading_notes)
+
+            def reread(name, fmt=fmt, flat=flat, metric=metric):
+                return load_inputs(fmt, flat, metric, name)
+        else:
+            if opts.get("reading"):
+                raise ClaimError(f"reading= is for text files (format text), not {fmt}")
+            inputs = load_inputs(fmt, flat, metric)
         source = f"{fmt}: " + " ".join(f"{k}={Path(p).name}" for k, v in files.items()
                                         for p in (v if isinstance(v, list) else [v]))
     if "_depth" in trec_knobs and isinstance(inputs, dict) and "run" in inputs:
@@ -393,6 +408,11 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
             raise ClaimError(f"{figure.name}: {metric} has no per-type or per-query values to pick from")
         part = f"{table}.{item.group(2)}"
     notes = [depth_note] if depth_note else []
+    if reading:
+        from conformance.readings import READINGS
+        notes.append(f"files read as {reading} reads them: {READINGS[reading].summary} ({READINGS[reading].source})"
+                     + ("" if opts.get("reading") else "; the other readings are tried at the stated setting"))
+        notes += reading_notes
     if "gold" in inputs and "scheme" not in stated and "scheme" in {kn.name for kn in m.knobs}:
         from conformance.formats import detect_scheme
         scheme = detect_scheme(inputs)
@@ -402,7 +422,8 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
                          f"the default {m.settings({})['scheme']} does not read them)")
     return Claim(text=text, figure=figure, metric=metric, fixed=fixed, stated=stated, inputs=inputs, part=part,
                  scale=_scale(figure, metric, scale_opt), where=where, source=source, notes=notes,
-                 releases=releases)
+                 releases=releases, reading=reading, reading_stated=bool(opts.get("reading")),
+                 reread=reread if reading else None)
 
 
 def read_claims(path) -> list[Claim]:

@@ -175,6 +175,7 @@ def audit(claim: Claim) -> Audit:
             got = memo[id(v)] = _judge(v, claim, nplaces)
         differs = {k: s[k] for k in s if s[k] != stated.get(k)} if i else {}
         rows.append(Row(s, m.signature(s), v, got[1], got[0], differs, stated=(i == 0)))
+    rows += _other_readings(claim, settings_list[0], stated, m, nplaces)
     if rows[0].reproduces:
         verdict = VERDICTS[0]
     elif any(r.reproduces for r in rows):
@@ -188,6 +189,30 @@ def audit(claim: Claim) -> Audit:
         releases = check_releases(claim, lambda v: _judge(v, claim, nplaces))
     return Audit(claim, stated, m.signature(stated), rows, verdict, time.perf_counter() - t0, searched, notes,
                  releases)
+
+
+def _other_readings(claim, setting: dict, stated: dict, m, nplaces: int) -> list:
+    """The stated setting on the claim's text files read each other way
+    (``conformance.readings``), one row each, its difference named ``reading``; none
+    when the claim states its reading, its inputs are not text files, or a reading
+    gives the same segments."""
+    if claim.reread is None or claim.reading_stated:
+        return []
+    from conformance.readings import READINGS
+    rows = []
+    for name in READINGS:
+        if name == claim.reading:
+            continue
+        try:
+            inputs = claim.reread(name)
+        except InputError:   # this reading makes the files unequal in length, say
+            continue
+        if inputs == claim.inputs:
+            continue
+        v = compute_settings(claim.metric, inputs, [setting], claim.part)[0]
+        ok, text = _judge(v, claim, nplaces)
+        rows.append(Row(setting, f"{m.signature(stated)}|reading:{name}", v, text, ok, {"reading": name}))
+    return rows
 
 
 def audit_claims(claims: list) -> list:
