@@ -31,9 +31,13 @@ def add_parser(sub) -> None:
     s = sub.add_parser("score", add_help=False, help="exact values of metrics straight from evaluation files",
                        description=__doc__.split("\n\n", 1)[0])
     s.add_argument("--help", action="help", help="show this help message and exit")
-    s.add_argument("-m", "--metrics", nargs="+", required=True, metavar="MEASURE",
-                   help="oracle metric names or trec_eval measures (ndcg_cut.10, P.5, map, recip_rank, ...)")
-    s.add_argument("files", nargs="*", help="trec: QRELS RUN")
+    s.add_argument("-m", "--metrics", nargs="+", action="extend", metavar="MEASURE",
+                   help="oracle metric names or trec_eval measures (ndcg_cut.10, P.5, map, recip_rank, ...; "
+                        "P, recall, ndcg_cut, iprec_at_recall ... without a parameter: trec_eval's default "
+                        "cutoffs; P.5,10: several); without -m on QRELS RUN, trec_eval's default "
+                        "(official) measures")
+    s.add_argument("files", nargs="*", help="trec_eval's QRELS RUN, or sacrebleu's reference files (with -i, or the "
+                                            "hypotheses on standard input)")
     s.add_argument("-r", "--ref", "--reference", action="append", metavar="FILE",
                    help="reference file, one segment per line (repeatable: one per reference set)")
     s.add_argument("-i", "--input", "-h", "--hyp", "--hypothesis", dest="hyp", metavar="FILE",
@@ -61,10 +65,41 @@ def add_parser(sub) -> None:
                         "line): as sacrebleu reads them (the default for BLEU and chrF), as jiwer's command line "
                         "does (the default for the error rates), or plain (the text as written)")
     s.add_argument("--conventions", default="{}", help="knob settings as JSON, for every measure that has them")
-    s.add_argument("--digits", type=bounded_int(0, 1000), help="decimal places, 0 to 1,000 (default: 2 for BLEU times 100, else 4)")
+    s.add_argument("--digits", "-w", "--width", dest="digits", type=bounded_int(0, 1000),
+                   help="decimal places, 0 to 1,000 (default: 2 for BLEU times 100, else 4; -w is sacrebleu's)")
+    s.add_argument("-b", "--score-only", action="store_true",
+                   help="print the values only, one per line (sacrebleu's -b)")
     s.add_argument("--exact", action="store_true", help="also print each exact value")
-    s.add_argument("--format", choices=("table", "json", "csv", "latex"), default="table")
+    s.add_argument("--format", choices=("table", "json", "csv", "latex", "conlleval"), default="table",
+                   help="the layout; conlleval: conlleval.pl's report of a CoNLL file (-m entity_f1 --conll FILE), "
+                        "under its reading")
     s.set_defaults(fn=cmd_score)
+
+
+# trec_eval 10.0's default parameters of a measure named without one (m_P.c, m_recall.c,
+# m_ndcg_cut.c, m_map_cut.c, m_rel_P.c: long_cutoff_array; m_success.c; m_iprec_at_recall.c;
+# m_Rprec_mult.c), and its default measures, "official" (measures.c: off_names; runid,
+# the run's name, is not a value)
+_CUTOFFS = ["5", "10", "15", "20", "30", "100", "200", "500", "1000"]
+TREC_DEFAULT_PARAMS = {"P": _CUTOFFS, "recall": _CUTOFFS, "ndcg_cut": _CUTOFFS, "map_cut": _CUTOFFS,
+                       "relative_P": _CUTOFFS, "success": ["1", "5", "10"],
+                       "iprec_at_recall": [f"{i / 10:.2f}" for i in range(11)],
+                       "Rprec_mult": [f"{i / 5:.2f}" for i in range(1, 11)]}
+TREC_OFFICIAL = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+                 "iprec_at_recall", "P"]
+# measures trec_eval prints as integers (its "%ld" measures: m_num_q.c, m_num_ret.c, ...)
+INTEGER_MEASURES = ("num_queries", "num_retrieved", "num_relevant", "num_relevant_retrieved",
+                    "num_nonrelevant_judged_retrieved")
+
+
+def _trec_names(name: str) -> list[tuple[str, str]]:
+    """(name as trec_eval prints it, -m text) of one -m value: ``P`` is trec_eval's nine
+    cutoffs (P_5 ... P_1000), ``P.5,10`` two, ``map`` itself."""
+    base, _, param = name.partition(".")
+    params = param.split(",") if param else TREC_DEFAULT_PARAMS.get(base)
+    if not params:
+        return [(name, name)]
+    return [(f"{base}_{p}" if not param or "," in param else name, f"{base}.{p}") for p in params]
 
 
 def _measures(args) -> list[tuple[str, str, dict]]:
@@ -79,10 +114,16 @@ def _measures(args) -> list[tuple[str, str, dict]]:
     if not isinstance(extra, dict):
         raise UsageError("--conventions: expected a JSON object of knob settings")
     out, used = [], set()
+    names = []
     for name in args.metrics:
+        if name.split(".", 1)[0] in _TREC_MEASURES:
+            names += _trec_names(name)
+        else:
+            names.append((name, name))
+    for name, text in names:
         base = name.split(".", 1)[0]
-        if base in _TREC_MEASURES:
-            cmd = f"-m {name}" + (" -c" if args.complete else "") + (f" -l {args.level}" if args.level else "")
+        if text.split(".", 1)[0] in _TREC_MEASURES:
+            cmd = f"-m {text}" + (" -c" if args.complete else "") + (f" -l {args.level}" if args.level else "")
             metric, knobs, _ = parse_trec_eval(cmd)
             knobs.pop("_depth", None)
             knobs.pop("_judged", None)
@@ -165,6 +206,8 @@ def _shown(metric: str, x, digits: int | None, settings: dict) -> str:
         return "{" + ", ".join(_shown(metric, v, digits, settings) for v in x.values) + "} (tie-dependent)"
     if isinstance(x, dict):
         return json.dumps({str(k): _shown(metric, v, digits, settings) for k, v in x.items()})
+    if metric in INTEGER_MEASURES and digits is None and isinstance(x, (int, Fraction)) and x == int(x):
+        return str(int(x))   # as trec_eval prints a count
     scale = 100 if metric in ("bleu", "sentence_bleu", "chrf") and settings.get("scale", "fraction") == "fraction" else 1
     nd = digits if digits is not None else (2 if scale == 100 else 4)
     return places(x * scale if scale != 1 else x, nd)
@@ -218,17 +261,79 @@ def _split_files(args) -> None:
     from oracle.registry import metric_names
     from conformance.audit.signatures import _TREC_MEASURES
     moved = []
+    args.metrics = args.metrics or []
     while args.metrics and os.path.isfile(args.metrics[-1]) and args.metrics[-1] not in metric_names() \
             and args.metrics[-1].split(".", 1)[0] not in _TREC_MEASURES:
         moved.insert(0, args.metrics.pop())
     args.files = moved + list(args.files)
-    if not args.metrics:
-        raise UsageError("-m: give at least one measure")
+
+
+def _sacrebleu_positional(args) -> None:
+    """sacrebleu's spelling, ``sacrebleu REF [REF ...] -i HYP`` or ``sacrebleu REF < HYP``:
+    positional files are references when the hypotheses come with -i or on standard input
+    and every measure reads text files (trec_eval's QRELS RUN are positional otherwise)."""
+    from oracle.registry import metric_names
+    from conformance.readings import ANCHOR
+    if not args.files or args.ref or not args.metrics:
+        return
+    if not all(m in ANCHOR for m in args.metrics if m in metric_names()) or \
+            any(m not in metric_names() for m in args.metrics):
+        return
+    if args.hyp is None:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise UsageError("give the hypotheses: -i FILE, or on standard input (sacrebleu REF < HYP)")
+        args.hyp = "-"
+    args.ref, args.files = list(args.files), []
+
+
+def _conlleval(args) -> str:
+    """conlleval.pl's report of a CoNLL file, under its reading (``reading=conlleval``),
+    each figure certified: the phrase counts, the token accuracy, the overall precision,
+    recall and FB1, then per type (sorted) with the number of phrases found, printed as
+    conlleval.pl prints them (``%6.2f``; a -DOCSTART- line counts as a token, as there)."""
+    from oracle import compute
+    from oracle.certified import places
+    from conformance.formats import read_conll, read_lines
+    if not args.conll:
+        raise UsageError("--format conlleval reads a CoNLL file: --conll FILE")
+    x = read_conll(args.conll)
+    knobs = {"reading": "conlleval", **json.loads(args.conventions or "{}")}
+    stats = compute("entity_report", {"gold": x["gold"], "pred": x["pred"]}, knobs).stats
+    docstarts = [ln.split() for ln in read_lines(args.conll) if ln.split()[:1] == ["-DOCSTART-"]]
+    tokens = sum(map(len, x["gold"])) + len(docstarts)
+    right = sum(g == p for gs, ps in zip(x["gold"], x["pred"]) for g, p in zip(gs, ps)) + \
+        sum(f[-1] == f[-2] for f in docstarts)
+
+    def pct(n, d) -> Fraction:
+        return Fraction(100 * n, d) if d else Fraction(0)
+
+    def prf(tp, found, gold) -> str:
+        p, r = pct(tp, found), pct(tp, gold)
+        f = 2 * p * r / (p + r) if p + r else Fraction(0)
+        return f"precision: {places(p, 2):>6}%; recall: {places(r, 2):>6}%; FB1: {places(f, 2):>6}"
+    out = [f"processed {tokens} tokens with {stats['gold_total']} phrases; found: {stats['pred_total']} phrases; "
+           f"correct: {stats['tp_total']}."]
+    if tokens:
+        out.append(f"accuracy: {places(pct(right, tokens), 2):>6}%; "
+                   + prf(stats["tp_total"], stats["pred_total"], stats["gold_total"]))
+    for t in sorted(set(stats["gold"]) | set(stats["pred"]), key=lambda t: t.encode()):
+        out.append(f"{t:>17}: " + prf(stats["tp"].get(t, 0), stats["pred"].get(t, 0), stats["gold"].get(t, 0))
+                   + f"  {stats['pred'].get(t, 0)}")
+    return "\n".join(out) + "\n"
 
 
 def cmd_score(args) -> int:
     from oracle import compute, get_metric
+    if args.format == "conlleval":
+        sys.stdout.write(_conlleval(args))
+        return 0
     _split_files(args)
+    _sacrebleu_positional(args)
+    if not args.metrics:
+        if len(args.files) != 2:
+            raise UsageError("-m: give at least one measure (without -m, QRELS RUN are scored with trec_eval's "
+                             "default measures)")
+        args.metrics = list(TREC_OFFICIAL)
     rows = []   # (measure, item, value text, exact text)
     notes = []
     measures = _measures(args)
@@ -372,6 +477,8 @@ def _exact(x) -> str:
 
 def _render(rows, notes, args) -> str:
     fmt = args.format
+    if args.score_only:
+        return "".join(f"{v}\n" for _, _, v, _ in rows)
     if fmt == "json":
         return "".join(json.dumps({"measure": m, "item": i, "value": v, "exact": e}, ensure_ascii=False) + "\n"
                        for m, i, v, e in rows) + json.dumps({"signatures": notes}, ensure_ascii=False) + "\n"

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 from oracle.conventions import InputError, nearest
@@ -96,15 +97,18 @@ FORMAT_METRICS = {
 # ------------------------------------------------------------------ helpers
 
 def _read_text(path, keep_bom: bool = False) -> str:
+    """A file's text (``-``: standard input, as sacrebleu and trec_eval take it)."""
     from oracle.input_checks import device_kind
-    p = Path(path)
-    kind = device_kind(path)
-    if kind:
-        raise FormatError(path, None, f"{kind}, not a file: not read (it may never end)")
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise FormatError(path, None, f"cannot read: {e.strerror}") from None
+    if str(path) == "-":
+        data, path = sys.stdin.buffer.read(), "(standard input)"
+    else:
+        kind = device_kind(path)
+        if kind:
+            raise FormatError(path, None, f"{kind}, not a file: not read (it may never end)")
+        try:
+            data = Path(path).read_bytes()
+        except OSError as e:
+            raise FormatError(path, None, f"cannot read: {e.strerror}") from None
     try:
         return data.decode("utf-8" if keep_bom else "utf-8-sig")   # utf-8-sig: a leading byte-order mark goes
     except UnicodeDecodeError as e:
@@ -180,7 +184,8 @@ def read_text(hyp, refs, metric: str = "bleu", reading: str | None = None, notes
     streams = [read_lines(r, reading, notes) for r in refs]
     for r, s in zip(refs, streams):
         if len(s) != len(hyps):
-            raise FormatError(r, None, f"{len(s)} lines but the hypothesis file {hyp} has {len(hyps)}")
+            raise FormatError(r, None, f"{len(s)} lines but the hypotheses "
+                                       f"{'on standard input' if str(hyp) == '-' else 'file ' + str(hyp)} have {len(hyps)}")
     if metric in ("bleu", "sentence_bleu", "chrf"):
         return {"hypotheses": hyps, "references": [list(x) for x in zip(*streams)] if hyps else []}
     if len(streams) != 1:

@@ -150,7 +150,7 @@ def test_format_errors_name_file_and_line_or_json_path(tmp_path):
         F.read_coco(DATA / "bad_results.json", DATA / "coco_annotations.json")
     short = tmp_path / "short.txt"
     short.write_text("one line\n")
-    with pytest.raises(F.FormatError, match="1 lines but the hypothesis file"):
+    with pytest.raises(F.FormatError, match="1 lines but the hypotheses file"):
         F.read_text(DATA / "bleu_hyp.txt", [short])
     broken = tmp_path / "broken.json"
     broken.write_text('{"data": [\n  {,}]}')

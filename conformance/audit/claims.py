@@ -69,6 +69,7 @@ ALIASES = {
     "recall": ("recall_at_k", "entity_recall", "recall", "cross_modal_recall_at_k"),
     "em": ("exact_match",), "exactmatch": ("exact_match",),
     "f1": ("squad_f1", "entity_f1", "f1"), "f": ("squad_f1", "entity_f1", "f1"),
+    "fb1": ("entity_f1",),   # conlleval.pl prints entity F1 as FB1
     "entityf1": ("entity_f1",), "entityprecision": ("entity_precision",), "entityrecall": ("entity_recall",),
     "accuracy": ("accuracy", "token_accuracy", "vqa_accuracy"), "acc": ("accuracy", "token_accuracy", "vqa_accuracy"),
     "tokenaccuracy": ("token_accuracy",), "vqaaccuracy": ("vqa_accuracy",), "vqaacc": ("vqa_accuracy",),

@@ -161,8 +161,12 @@ def audit(claim: Claim) -> Audit:
     values = compute_settings(claim.metric, claim.inputs, settings_list, claim.part)
     first = values[0]
     if isinstance(first, Refused):
+        table = {"entity_f1": ("f1", "F1"), "entity_precision": ("precision", "precision"),
+                 "entity_recall": ("recall", "recall")}.get(claim.metric)
+        hint = (f"; one type's figure is named {table[1]}[{claim.part}] (or part={table[0]}.{claim.part})"
+                if table and claim.part and "." not in claim.part else "")
         raise InputError(f"{claim.where + ': ' if claim.where else ''}{claim.figure.text}: under the stated setting "
-                         f"the oracle refuses the inputs: {first.message}")
+                         f"the oracle refuses the inputs: {first.message}{hint}")
     if is_structured(first):
         raise ClaimError(f"{claim.figure.text}: the value of {claim.metric} is a list or dict; name the printed "
                          f"entry with part=NAME")
