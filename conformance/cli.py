@@ -74,7 +74,10 @@ def cmd_run(args) -> int:
     to_stdout = STDOUT in (str(report_path), str(args.markdown), str(args.junit), str(args.html))
     out = sys.stderr if to_stdout else sys.stdout
     if track_lines is not None:
-        print("\n".join(track_lines) if track_lines else f"no change since {args.track}", file=out)
+        if all(line.startswith("version  ") for line in track_lines):   # none of the outcomes changed
+            track_lines = track_lines + [f"no change since {args.track}"
+                                         + (" in any outcome" if track_lines else "")]
+        print("\n".join(track_lines), file=out)
     else:
         print(R.console(records, head, verbose=args.verbose), file=out)
     written = [p for p in (report_path, args.markdown, args.junit, args.html) if p]
@@ -248,14 +251,18 @@ def cmd_known(args) -> int:
         _, records = read_jsonl(args.report)
     except (OSError, ValueError) as e:
         raise UsageError(f"--report {args.report}: {e}") from None
-    entries = [e for e in load_known(a.name)]
+    from conformance.engine.isolation import hit_a_limit
+    entries = load_known(a.name, shipped=False)   # the list --write rewrites (with --known-dir: the user's own)
     fixed = {r.test for r in records if r.adapter == a.name and fixed_known(r)}
     entries = [e for e in entries if e.id not in fixed]
-    taken = {e.id for e in entries}
-    added = 0
+    taken = {e.id for e in entries} | {e.id for e in load_known(a.name)}
+    added = environment = 0
     for r in records:
         if r.adapter != a.name or r.outcome not in ("fail", "error") or r.inputs is None \
                 or (r.verdicts or {}).get("versions") == "outside":   # an entry's range to mend by hand
+            continue
+        if hit_a_limit(f"{r.message} {r.library_value} {r.explanation}"):
+            environment += 1   # a timeout or memory limit says nothing of the library's value
             continue
         n = 1
         while f"{a.name}-{r.metric}-{n:04d}" in taken:
@@ -272,7 +279,9 @@ def cmd_known(args) -> int:
             property=r.test if r.kind == "property" else None,
             also=list(r.also_failing) if r.kind == "property" else []))
         added += 1
-    print(f"{a.name}: {added} new, {len(fixed)} fixed and removed, {len(entries)} in the list", file=sys.stderr)
+    print(f"{a.name}: {added} new, {len(fixed)} fixed and removed, {len(entries)} in the list"
+          + (f"; {environment} environment error(s) (--timeout, --memory) not recorded: run again, or raise the limit"
+             if environment else ""), file=sys.stderr)
     if args.write:
         path = write_known(a.name, a.library, a.version(), entries)
         print(f"written: {path}", file=sys.stderr)

@@ -120,3 +120,16 @@ def forks_a_hog(inputs):
                       "import time; hog = bytearray(600 * 2**20); hog[::4096] = b'x' * len(hog[::4096]); "
                       "time.sleep(3600)"])
     time.sleep(3600)
+
+
+_WARM = {"done": False}
+
+
+@implementation("accuracy", name="slow-first-call")
+def slow_first_call(inputs):
+    """Takes 2.5 s on its process's first call (an import, a JIT compilation), then is a
+    correct accuracy."""
+    if not _WARM["done"]:
+        time.sleep(2.5)
+        _WARM["done"] = True
+    return _accuracy(inputs)

@@ -40,7 +40,8 @@ def _golden(adapter, case_file, limits):
 def test_an_exit_a_hang_and_sys_exit_are_errors_and_the_rest_is_judged(case_file):
     got, seconds = _golden(exits_and_hangs.adapter, case_file, Limits(timeout=2))
     assert got["00000001"].outcome == "error" and "exited with status 1" in got["00000001"].library_value
-    assert got["00000002"].outcome == "error" and "no answer within 2 s" in got["00000002"].library_value
+    # a fresh worker (the exit before ended the last one): its first call may take 4 x 2 s
+    assert got["00000002"].outcome == "error" and "no answer within 8 s (--timeout)" in got["00000002"].library_value
     assert got["00000003"].outcome == "error" and "sys.exit(3)" in got["00000003"].library_value
     assert got["00000000"].outcome == "pass" and got["00000005"].outcome == "pass"
     assert seconds < 60

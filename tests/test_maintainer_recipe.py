@@ -95,7 +95,7 @@ def _see_this_interpreters_packages(python: str) -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX virtual environment layout")
 def test_the_maintainer_recipe_works_as_written(tmp_path):
     steps = _recipe()
-    assert steps[0].startswith("pip install metric-conformance")   # offline here: already installed
+    assert steps[0].startswith("pip install ./metric-conformance")   # a clone; offline here: already installed
     steps = steps[1:]
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)

@@ -21,8 +21,9 @@ _override: Path | None = None
 
 
 def set_directory(path) -> None:
-    """Read and write known-failure lists in ``path`` instead of adapters/known_failures
-    (the CLI's --known-dir: a user's own lists for their own adapters)."""
+    """Write known-failure lists in ``path``, and read them there besides the shipped ones
+    in adapters/known_failures (the CLI's --known-dir: a user's own lists, for their own
+    adapters or added to a shipped adapter's; an id in both is the user's entry)."""
     global _override
     _override = Path(path) if path else None
 
@@ -116,7 +117,20 @@ def known_path(adapter: str, where: Path | None = None) -> Path:
     return (where or directory()) / f"{adapter}.json"
 
 
-def load_known(adapter: str, where: Path | None = None) -> list[KnownFailure]:
+def load_known(adapter: str, where: Path | None = None, shipped: bool = True) -> list[KnownFailure]:
+    """The known failures of ``adapter``: from ``where``; else the shipped list with the
+    --known-dir list's entries added (``shipped=False``: the --known-dir list alone, as
+    ``known --write`` rewrites it)."""
+    if where is None and _override is not None:
+        own = _load_list(adapter, _override)
+        if not shipped:
+            return own
+        mine = {e.id for e in own}
+        return [e for e in _load_list(adapter, KNOWN_DIR) if e.id not in mine] + own
+    return _load_list(adapter, where)
+
+
+def _load_list(adapter: str, where: Path | None) -> list[KnownFailure]:
     path = known_path(adapter, where)
     if not path.exists():
         return []

@@ -54,6 +54,21 @@ class LibraryDied(CallFailed):
     exceeding a limit."""
 
 
+class LimitHit(LibraryDied):
+    """The call outlasted ``--timeout`` or outgrew ``--memory``: an environment error (a
+    loaded machine, a first call compiling), never a verdict on the library's value; its
+    message carries the option's name (``hit_a_limit``)."""
+
+
+ENVIRONMENT_ERROR = ("an environment error: the call hit the run's limit (--timeout or --memory), which says "
+                     "nothing of the library's value; known --write does not record it")
+
+
+def hit_a_limit(text: str) -> bool:
+    """Whether a record's text is a ``LimitHit``'s (its message names --timeout or --memory)."""
+    return "(--timeout)" in str(text) or "(--memory)" in str(text)
+
+
 # What ends a library call without the library's own exception: its process died,
 # exited (sys.exit, in a worker or in process) or hit a limit, or its value could not be
 # carried back. Never a refusal: a refusal is an exception raised by the library's code.
@@ -191,6 +206,7 @@ class Isolated:
         self._inherited = 0
         self._owner = os.getpid()
         self._configured: dict = {}   # (metric, settings) -> what configure gave in the live worker
+        self._warm: set = set()   # the kinds of call (configure, run, ...) the live worker has made
 
     def __getattr__(self, name):
         return getattr(self._adapter, name)
@@ -202,6 +218,7 @@ class Isolated:
         self._proc = ctx.Process(target=_serve, args=(child, parent, self._adapter), daemon=True)
         self._inherited = rss(os.getpid())   # resident in the child from its first moment
         self._proc.start()
+        self._warm = set()
         adopt(self._proc.pid)
         child.close()
         self._conn = parent
@@ -218,7 +235,7 @@ class Isolated:
         self._proc = self._conn = None
         self._configured.clear()
 
-    def _died(self, why: str) -> LibraryDied:
+    def _died(self, why: str, limit: bool = False) -> LibraryDied:
         proc = self._proc
         kill_group(proc.pid)   # the worker, and whatever the library started
         proc.join()
@@ -226,7 +243,7 @@ class Isolated:
         self._proc = self._conn = None
         self._configured.clear()
         if why:
-            return LibraryDied(why)
+            return LimitHit(why) if limit else LibraryDied(why)
         if code is not None and code < 0:
             try:
                 sig = signal.Signals(-code).name
@@ -281,7 +298,7 @@ class Isolated:
         except Exception:
             return local()   # options the pipe cannot carry: in process
         self._send(payload)
-        kind, value = self._receive()
+        kind, value = self._receive(op)
         if kind == "ok":
             return value
         if kind == "unpicklable":
@@ -334,23 +351,30 @@ class Isolated:
         except (BrokenPipeError, OSError):
             raise self._died(self._pipe_closed()) from None
 
-    def _receive(self) -> tuple:
+    def _receive(self, op: str = "run") -> tuple:
         """The worker's next reply (kind, value), or LibraryDied: it died, or exceeded a limit."""
         t0 = time.monotonic()
         limits = self._limits
+        # a fresh worker's first call of each kind imports and warms the library (numba
+        # compiling, torch's first kernels): four times the limit, so a loaded machine is not
+        # read as a hang
+        first = op not in self._warm
+        self._warm.add(op)
+        timeout = limits.timeout * (4 if first else 1)
         polls, children = 0, 0
         while not self._conn.poll(0.05):
             if not self._proc.is_alive():
                 raise self._died("")
-            if time.monotonic() - t0 > limits.timeout:
-                raise self._died(f"no answer within {limits.timeout:g} s (--timeout); the library's process "
-                                 "was killed")
+            if time.monotonic() - t0 > timeout:
+                raise self._died(f"no answer within {timeout:g} s (--timeout)"
+                                 + (f"; a fresh worker's first {op} call has four times the limit" if first else "")
+                                 + "; the library's process was killed", limit=True)
             polls += 1
             if polls % 10 == 0:   # the library's own processes, every half second (a walk of /proc)
                 children = family_rss(self._proc.pid)
             if limits.memory and rss(self._proc.pid) + children - self._inherited > limits.memory:
                 raise self._died(f"the library's process (with any it started) used more than "
-                                 f"{limits.memory / 1024 ** 2:.0f} MB (--memory); it was killed")
+                                 f"{limits.memory / 1024 ** 2:.0f} MB (--memory); it was killed", limit=True)
         try:
             return pickle.loads(self._conn.recv_bytes())
         except (EOFError, OSError):

@@ -17,7 +17,8 @@ from oracle.registry import get_metric
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
 from conformance.explain import describe, explain, explanation
-from conformance.engine.isolation import NOT_REFUSALS, UNRELATED_CRASHES, not_a_refusal, not_its_refusal
+from conformance.engine.isolation import (ENVIRONMENT_ERROR, NOT_REFUSALS, UNRELATED_CRASHES, LimitHit, not_a_refusal,
+                                          not_its_refusal)
 from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
 
 
@@ -121,6 +122,9 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
                                                  adapter.tolerance(metric)),
                            message=f"raises where the definition has no value, as it declares: {tb}",
                            oracle_result=result)
+        if isinstance(e, LimitHit):
+            return Verdict("error", exact_text, dig, library_value=f"died: {e}", explanation=ENVIRONMENT_ERROR,
+                           message=str(e), oracle_result=result)
         return Verdict("error", exact_text, dig, library_value=f"raised {tb}",
                        explanation=f"the library raised {type(e).__name__} on an input the oracle defines "
                                    f"({exact_text if len(exact_text) < 80 else exact_text[:77] + '...'}): "

@@ -37,7 +37,7 @@ from conformance.engine.calls import LibraryCalls
 from conformance.engine.corpus import PROPERTY_SEED
 from conformance.explain import explanation, reproduces
 from conformance.engine.invalid import kinds as invalid_kinds, mutate
-from conformance.engine.isolation import NOT_REFUSALS, not_a_refusal, not_its_refusal
+from conformance.engine.isolation import ENVIRONMENT_ERROR, NOT_REFUSALS, hit_a_limit, not_a_refusal, not_its_refusal
 from conformance.engine.judge import judge, proven_explanation
 from oracle.certified import exact_texts
 from conformance.casefiles.known import _MISSING
@@ -236,8 +236,9 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
             value, err = _call(adapter, configured, inputs)
             if err:
                 known_or_raise(inputs, {"library_value": err, "message": f"the library {err}",
-                                        "explanation": "the library gave no value on an input the oracle "
-                                                       "defines: no knob setting explains a crash, a defect",
+                                        "explanation": ENVIRONMENT_ERROR if hit_a_limit(err) else
+                                        "the library gave no value on an input the oracle defines: no knob "
+                                        "setting explains a crash, a defect",
                                         "outcome": "error"})
                 return
             if base == "bounds":

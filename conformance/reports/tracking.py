@@ -16,7 +16,7 @@ def changes_since(path, records: list[Record]) -> list[str]:
     # a report written before a knob value was renamed names its tests by the old name
     before = {modern_names(r.key): r for r in old}
     now = {r.key: r for r in records}
-    lines = []
+    lines = versions_changed(old, records)
     for k, r in now.items():
         o = before.get(k)
         if o is None:
@@ -28,6 +28,17 @@ def changes_since(path, records: list[Record]) -> list[str]:
     for k, o in before.items():
         if k not in now:
             lines.append(f"gone     {k}: was {o.outcome}")
+    return lines
+
+
+def versions_changed(old: list[Record], records: list[Record]) -> list[str]:
+    """A line for each adapter whose library's version differs from the stored report's
+    (an upgrade that changes no outcome is still said)."""
+    was = {r.adapter: (r.library, r.version) for r in old}
+    lines = []
+    for adapter, (library, version) in {r.adapter: (r.library, r.version) for r in records}.items():
+        if adapter in was and was[adapter][1] != version:
+            lines.append(f"version  {adapter} ({library}): {was[adapter][1]} -> {version}")
     return lines
 
 
