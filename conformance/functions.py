@@ -78,12 +78,29 @@ def _as_dict(q, ranking):
 
 
 def implementation(metric: str, conventions: Mapping | None = None, name: str | None = None,
-                   tolerance: Tolerance | None = None, rankings: str = "dict", forms=()):
+                   tolerance: Tolerance | None = None, rankings: str = "dict", forms=(),
+                   undefined: tuple = ("raise",)):
     """Decorator: register a plain function as an implementation of ``metric``. ``forms``:
     the other input shapes it reads (``"weighted"``: classification inputs with
     ``sample_weight``; ``"multilabel"``: indicator rows); cases of other shapes are not
-    given to it."""
+    given to it.
+
+    The contract, as the run judges it:
+    - an input the spec refuses (lists of unequal length, a non-string utterance): raise
+      an exception of your own, ``ValueError`` or ``TypeError``; an ``IndexError``,
+      ``KeyError``, ``AttributeError``, ``ZeroDivisionError`` (and the other
+      ``isolation.UNRELATED_CRASHES``) is a crash, never a refusal;
+    - where the definition has no value (WER without reference words): raise your own
+      ``ValueError`` (``undefined=("raise",)``, the default), or return NaN or None and
+      declare it (``undefined=("nan",)``, ``("none",)``); an undeclared NaN or None is a
+      defect, and a ``ZeroDivisionError`` is a crash;
+    - otherwise return a number (or the metric's structure as plain lists and dicts)."""
+    for rep in undefined:
+        if rep not in ("raise", "nan", "none"):
+            raise ValueError(f"undefined={undefined!r}: each representation is 'raise', 'nan' or 'none'")
+
     def wrap(fn):
         fn.adapter = FunctionAdapter(fn, metric, conventions, name, tolerance, rankings, forms)
+        fn.adapter.undefined = {metric: tuple(undefined)}
         return fn
     return wrap

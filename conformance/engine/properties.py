@@ -30,6 +30,7 @@ from hypothesis import given, seed, strategies as st
 
 from oracle.compare import _paths, as_number, compare, compare_value
 from oracle.conventions import ConventionError, InputError
+from oracle.exact import Undefined
 from oracle.registry import get_metric
 
 from conformance.engine import corpus as _corpus
@@ -37,7 +38,8 @@ from conformance.engine.calls import LibraryCalls
 from conformance.engine.corpus import PROPERTY_SEED
 from conformance.explain import explanation, reproduces
 from conformance.engine.invalid import kinds as invalid_kinds, mutate
-from conformance.engine.isolation import ENVIRONMENT_ERROR, NOT_REFUSALS, hit_a_limit, not_a_refusal, not_its_refusal
+from conformance.engine.isolation import (ENVIRONMENT_ERROR, NOT_REFUSALS, UNRELATED_CRASHES, hit_a_limit,
+                                          not_a_refusal, not_its_refusal)
 from conformance.engine.judge import judge, proven_explanation
 from oracle.certified import exact_texts
 from conformance.casefiles.known import _MISSING
@@ -149,6 +151,11 @@ def _non_default(metric: str, settings: dict) -> dict:
     return {k: v for k, v in settings.items() if default.get(k) != v}
 
 
+class _Raised(str):
+    """What ended a library call, said after "the library", with the exception itself."""
+    exception: BaseException
+
+
 def _call(adapter, configured, inputs):
     try:
         return adapter.run(configured, inputs).value, None
@@ -156,7 +163,22 @@ def _call(adapter, configured, inputs):
         raise
     except (Exception, SystemExit) as e:   # what happened, after "the library"
         reason = not_a_refusal(e)
-        return None, (f"call ended without an answer: {reason}" if reason else f"raised {type(e).__name__}: {e}")
+        err = _Raised(f"call ended without an answer: {reason}" if reason else f"raised {type(e).__name__}: {e}")
+        err.exception = e
+        return None, err
+
+
+def _raises_as_declared(adapter, metric: str, m, settings, inputs, err) -> bool:
+    """The library raised where the definition has no value, by an exception of its own, and
+    its adapter declares raising as its representation of an undefined value
+    (``Adapter.undefined``): the canonical answer, not a crash."""
+    e = getattr(err, "exception", None)
+    if e is None or isinstance(e, NOT_REFUSALS + UNRELATED_CRASHES) or "raise" not in adapter.undefined_as(metric):
+        return False
+    try:
+        return isinstance(m.compute(inputs, settings).value, Undefined)
+    except (InputError, ConventionError):
+        return False
 
 
 class _Rejected(Exception):
@@ -234,6 +256,8 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                         "outcome": "error" if v.status == "error" else "fail"})
                 return
             value, err = _call(adapter, configured, inputs)
+            if err and _raises_as_declared(adapter, metric, m, settings, inputs, err):
+                return
             if err:
                 known_or_raise(inputs, {"library_value": err, "message": f"the library {err}",
                                         "explanation": ENVIRONMENT_ERROR if hit_a_limit(err) else
