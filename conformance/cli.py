@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+from pathlib import Path
 from contextlib import contextmanager
 import json
 import os
@@ -24,6 +25,9 @@ from conformance.cli_explain import cmd_explain
 
 
 def cmd_run(args) -> int:
+    if args.report is None:   # a page alone never replaces the whole run's report
+        args.report = str(Path(args.html).with_suffix(".jsonl")) if args.html and args.html != STDOUT \
+            else "reports/conformance.jsonl"
     _known_dir(args)
     from oracle.registry import metric_names
     from conformance.reports import writers as R
@@ -344,7 +348,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--stress", action="store_true",
                    help="also send the stress rows of the bad-input tables (inputs of tens of thousands of tokens, "
                         "an order of 1,000), where a library call can take minutes")
-    r.add_argument("--report", default="reports/conformance.jsonl", help="JSON lines report (default %(default)s)")
+    r.add_argument("--report", help="JSON lines report (default reports/conformance.jsonl; with --html and no "
+                                    "--report, beside the page: PAGE.jsonl, so a page never replaces another report)")
     r.add_argument("--markdown", help="also write a Markdown report")
     r.add_argument("--junit", help="also write a JUnit XML report")
     r.add_argument("--html", help="also write the conformance matrix as one static HTML page")

@@ -33,6 +33,8 @@ td.cell summary{cursor:pointer;text-align:center;font-weight:600}
 .d{font-size:12px;max-width:40em;white-space:normal} .d dt{font-weight:600;margin-top:.3em}
 .d dd{margin:0;font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
 .legend span{display:inline-block;padding:1px 8px;margin-right:4px;border:1px solid #ccc}
+table.grid{width:100%;table-layout:fixed;margin-bottom:1.5em} table.grid td{font-size:12px;word-break:break-word}
+table.grid th.m{width:11em;text-align:left} ul.summary{margin:.2em 0 1em}
 """
 
 
@@ -65,6 +67,56 @@ def _cell(r: Record | None) -> str:
             f"{_details(r)}</details></td>")
 
 
+_RANK = {"fail": 0, "error": 0, "known-failure": 2, "divergence": 3, "pass": 4, "skipped": 5, "not-applicable": 6}
+
+
+def _worst_cell(recs: list[Record]) -> str:
+    """A summary grid cell: the worst finding of one library on one metric, in words."""
+    from conformance.reports.summary import divergence_knobs, unexpected, worst_known
+    bad = unexpected(recs)
+    if bad:
+        r = bad[0]
+        o = r.outcome if r.outcome in ("fail", "error") else "fail"
+        what = f"{len(bad)} unexpected: {r.kind} {r.test}"
+        if r.exact or r.library_value is not None:
+            what += f" (library {shorten(str(r.library_value), 40)}, exact {shorten(str(r.exact), 40)})"
+        return f'<td class="o-{o}"><b>{escape(_SHORT[o])}</b> {escape(what)}</td>'
+    worst = worst_known(recs)
+    if worst is not None:
+        c = worst.comparison or {}
+        dist = f", |error| {c.get('abs_err')}" if c.get("abs_err") not in (None, "-") else ""
+        n = sum(r.outcome == "known-failure" for r in recs)
+        return (f'<td class="o-known-failure"><b>known {n}</b> worst {escape(worst.kind)} {escape(worst.test)}: '
+                f"{escape(shorten(worst.known_title or '', 80))}{escape(dist)}</td>")
+    knobs = divergence_knobs(recs)
+    if knobs:
+        return f'<td class="o-divergence"><b>diverges</b> {escape(", ".join(knobs))}</td>'
+    best = min(recs, key=lambda r: _RANK.get(r.outcome, 9)).outcome
+    n = sum(r.outcome == "pass" for r in recs)
+    return f'<td class="o-{best}"><b>{escape(_SHORT.get(best, best))}</b> {n} checks pass</td>'
+
+
+def summary(records: list[Record], adapters: list[str]) -> list[str]:
+    """The page's first screen: the summary lines, then a metrics x libraries grid using
+    the page's width, each cell its worst finding."""
+    from conformance.reports.summary import summary_lines
+    lines = summary_lines(records)
+    out = [f"<h2>{escape(lines[0])}</h2>", '<ul class="summary">']
+    out += [f"<li>{escape(l.strip())}</li>" for l in lines[1:]]
+    out.append("</ul>")
+    cells: dict = defaultdict(list)
+    for r in records:
+        cells[(r.metric, r.adapter)].append(r)
+    out.append('<table class="grid"><thead><tr><th class="m">metric</th>'
+               + "".join(f"<th>{escape(a)}</th>" for a in adapters) + "</tr></thead><tbody>")
+    for m in sorted({r.metric for r in records}):
+        out.append(f'<tr><th class="m"><a href="#m-{escape(m)}">{escape(m)}</a></th>' + "".join(
+            _worst_cell(cells[(m, a)]) if cells.get((m, a)) else '<td class="o-none">&middot;</td>'
+            for a in adapters) + "</tr>")
+    out.append("</tbody></table>")
+    return out
+
+
 def matrix(records: list[Record], head: dict) -> str:
     """The page, as text."""
     adapters = [a["name"] for a in head.get("adapters", [])]
@@ -92,6 +144,9 @@ def matrix(records: list[Record], head: dict) -> str:
            + '<span class="o-none">&middot; not run</span></p>']
     for u in head.get("unavailable", []):
         out.append(f'<p class="meta">not run: {escape(str(u.get("adapter")))}: {escape(str(u.get("reason")))}</p>')
+    if records:   # the answer first: right under the title
+        at = out.index("<h1>metric-conformance: the conformance matrix</h1>") + 1
+        out[at:at] = summary(records, adapters) + ["<h2>Every check</h2>"]
     out.append('<p class="meta">Metrics: ' + " &middot; ".join(
         f'<a href="#m-{escape(m)}">{escape(m)}</a>' for m in sorted(by_metric)) + "</p>")
     out.append("<table>")

@@ -229,41 +229,56 @@ def divergence_lines(r: Record) -> list[str]:
 
 
 def console(records: list[Record], head: dict, verbose: bool = False) -> str:
-    out = [_format_table(counts_table(records))] if records else ["no tests ran"]
-    found = [r for r in records if r.kind == "divergence" and r.outcome == "divergence"]
-    if found:
-        out += ["", "Divergences from the canonical definition (the library does what its profile says; "
-                "this is how that differs from the spec):"]
-        for r in found:
-            out.extend(divergence_lines(r))
-    for u in head.get("unavailable", []):
-        out.append(f"not run: {u['adapter']}: {u['reason']}")
-    shown = notable(records)
-    if not verbose:
-        shown = [r for r in shown if r.outcome in ("fail", "error") or fixed_known(r)]
+    """The summary first (``reports.summary``: per library, the unexpected failures, the
+    worst known defect, the divergences by knob), the outcome table, then the unexpected
+    failures in full; divergences and known failures in full with ``verbose``."""
+    from conformance.reports.summary import summary_lines
+    if not records:
+        return printable("no tests ran")
+    out = summary_lines(records)
+    out += [f"not run: {u['adapter']}: {u['reason']}" for u in head.get("unavailable", [])]
+    out += ["", _format_table(counts_table(records))]
+    shown = [r for r in notable(records) if verbose or r.outcome in ("fail", "error") or fixed_known(r)]
     if shown:
         out.append("")
         for r in shown:
             out.extend(describe_record(r))
             out.append("")
+    found = [r for r in records if r.kind == "divergence" and r.outcome == "divergence"]
+    if found and verbose:
+        out += ["", "Divergences from the canonical definition (the library does what its profile says; "
+                "this is how that differs from the spec):"]
+        for r in found:
+            out.extend(divergence_lines(r))
     kf = [r for r in records if r.outcome == "known-failure"]
-    if kf and not verbose:
-        out.append(f"{len(kf)} known failures (listed in the report; --verbose prints them here)")
+    diverging = [r for r in records if r.outcome == "divergence"]
+    if (diverging or kf) and not verbose:
+        out.append(f"{len(diverging)} divergence(s) and {len(kf)} known failure(s) in full: in the report, or "
+                   "--verbose prints them here")
     return printable("\n".join(out))
 
 
 def markdown(records: list[Record], head: dict, long_texts: dict | None = None) -> str:
-    out = ["# metric-conformance report", "",
-           f"Created {head.get('created')} with oracle version {head.get('oracle_version')}, "
-           f"Python {head.get('python')}.", "", "## Adapters", ""]
-    for a in head.get("adapters", []):
-        out.append(f"- **{_md_text(a['name'])}**: {_md_text(a['library'])} {_md_text(a['version'])} "
-                   f"({_md_text(a['homepage'])})")
-    for u in head.get("unavailable", []):
-        out.append(f"- {_md_text(u['adapter'])}: not run ({_md_text(u['reason'])})")
+    from conformance.reports.summary import summary_lines
+    lines = summary_lines(records) if records else ["Summary: no tests ran"]
+    out = ["# metric-conformance report", "", f"**{_md_text(lines[0])}**", ""]
+    out += [f"- {_md_text(l.strip())}" for l in lines[1:]]
+    out += ["", f"Created {head.get('created')} with oracle version {head.get('oracle_version')}, "
+                f"Python {head.get('python')}; the libraries are listed at the end."]
     rows = counts_table(records)
     out += ["", "## Outcomes", "", "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     out += ["| " + " | ".join(_md_text(c).replace("|", "\\|") for c in r) + " |" for r in rows[1:]]
+    shown = sorted(notable(records), key=lambda r: r.outcome == "known-failure")   # the unexpected first
+    if shown:
+        out += ["", "## Disagreements", "", "Unexpected failures first, then the known failures.", ""]
+        for r in shown:
+            lines = describe_record(r)
+            out.append(f"### {_md_text(lines[0])}")
+            out.append("")
+            out.append("```")
+            out.extend(_md_code(_short_line(l.strip(), long_texts)) for l in lines[1:])
+            out.append("```")
+            out.append("")
     found = [r for r in records if r.outcome == "divergence"]
     if found:
         out += ["", "## Divergences from the canonical definition", "",
@@ -279,17 +294,12 @@ def markdown(records: list[Record], head: dict, long_texts: dict | None = None) 
                            + f": exact {r.case_exact[:60]} under the case, {r.exact[:60]} under the library's "
                              f"setting; library {r.library_value!r}", long_texts)))
         out.append("")
-    shown = notable(records)
-    if shown:
-        out += ["", "## Disagreements", ""]
-        for r in shown:
-            lines = describe_record(r)
-            out.append(f"### {_md_text(lines[0])}")
-            out.append("")
-            out.append("```")
-            out.extend(_md_code(_short_line(l.strip(), long_texts)) for l in lines[1:])
-            out.append("```")
-            out.append("")
+    out += ["", "## Adapters", ""]
+    for a in head.get("adapters", []):
+        out.append(f"- **{_md_text(a['name'])}**: {_md_text(a['library'])} {_md_text(a['version'])} "
+                   f"({_md_text(a['homepage'])})")
+    for u in head.get("unavailable", []):
+        out.append(f"- {_md_text(u['adapter'])}: not run ({_md_text(u['reason'])})")
     return "\n".join(out) + "\n"
 
 
