@@ -145,6 +145,31 @@ def _serve(conn, other_end, adapter) -> None:
             conn.send_bytes(_answer(adapter, op, args, state))
 
 
+_OURS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), d) + os.sep
+              for d in ("conformance", "oracle", "adapters"))
+
+
+def library_frame(e: BaseException) -> str:
+    """Where in the library's own code ``e`` was raised: the innermost frame of its traceback
+    outside this project and Python's standard library, as ``package/module.py:LINE in
+    function`` ('' when there is none, or no traceback). A worker sets it on the exception
+    it sends back (``e.library_frame``), since a traceback does not cross the pipe."""
+    import sysconfig
+    import traceback
+    known = getattr(e, "library_frame", "")
+    if known or e.__traceback__ is None:
+        return known
+    stdlib = sysconfig.get_paths()["stdlib"] + os.sep
+    for f in reversed(traceback.extract_tb(e.__traceback__)):
+        path = os.path.abspath(f.filename)
+        if path.startswith(_OURS) or (path.startswith(stdlib) and "site-packages" not in path) or f.filename.startswith("<"):
+            continue
+        parts = path.split(os.sep)
+        cut = max((i for i, p in enumerate(parts) if p in ("site-packages", "dist-packages")), default=len(parts) - 3)
+        return f"{'/'.join(parts[cut + 1:])}:{f.lineno} in {f.name}"
+    return ""
+
+
 def _answer(adapter, op: str, args: tuple, state: dict) -> bytes:
     """The worker's reply to one call, pickled: ("ok", value), ("raise", exception),
     ("raise-named", (type name, text)) for a library exception that cannot be pickled,
@@ -162,6 +187,10 @@ def _answer(adapter, op: str, args: tuple, state: dict) -> bytes:
             value = state[op][args[0]](*args[1])
         reply = ("ok", value)
     except Exception as e:
+        try:
+            e.library_frame = library_frame(e)   # the traceback stays here; where it was raised goes back
+        except Exception:
+            pass
         reply = ("raise", e)
     except BaseException as e:   # sys.exit in the library is its call's outcome, not the engine's exit
         reply = ("failed", ("died", not_a_refusal(e)) if isinstance(e, SystemExit)

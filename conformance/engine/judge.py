@@ -17,8 +17,8 @@ from oracle.registry import get_metric
 from conformance.reports.records import shorten
 from oracle.certified import exact_texts
 from conformance.explain import describe, explain, explanation
-from conformance.engine.isolation import (ENVIRONMENT_ERROR, NOT_REFUSALS, UNRELATED_CRASHES, LimitHit, not_a_refusal,
-                                          not_its_refusal)
+from conformance.engine.isolation import (ENVIRONMENT_ERROR, NOT_REFUSALS, UNRELATED_CRASHES, LimitHit,
+                                          library_frame, not_a_refusal, not_its_refusal)
 from conformance.protocol import PRESENTATION_KNOBS, Skip, Unsupported
 
 
@@ -125,11 +125,15 @@ def judge(adapter, metric: str, settings: Mapping, inputs: Mapping, explain_it: 
         if isinstance(e, LimitHit):
             return Verdict("error", exact_text, dig, library_value=f"died: {e}", explanation=ENVIRONMENT_ERROR,
                            message=str(e), oracle_result=result)
+        where = library_frame(e)
         return Verdict("error", exact_text, dig, library_value=f"raised {tb}",
-                       explanation=f"the library raised {type(e).__name__} on an input the oracle defines "
-                                   f"({exact_text if len(exact_text) < 80 else exact_text[:77] + '...'}): "
+                       explanation=f"the library raised {type(e).__name__}"
+                                   + (f" at {where}" if where else "")
+                                   + (" where the definition has no value and the adapter declares no raise "
+                                      if isinstance(result.value, Undefined) else " on an input the oracle defines ")
+                                   + f"({exact_text if len(exact_text) < 80 else exact_text[:77] + '...'}): "
                                    "no knob setting explains a crash, a defect",
-                       message=tb, oracle_result=result)
+                       message=tb + (f" (at {where})" if where else ""), oracle_result=result)
     wrong = not_a_number(out.value)
     if wrong:
         exact_text, dig = texts()

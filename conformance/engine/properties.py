@@ -39,7 +39,7 @@ from conformance.engine.corpus import PROPERTY_SEED
 from conformance.explain import explanation, reproduces
 from conformance.engine.invalid import kinds as invalid_kinds, mutate
 from conformance.engine.isolation import (ENVIRONMENT_ERROR, NOT_REFUSALS, UNRELATED_CRASHES, hit_a_limit,
-                                          not_a_refusal, not_its_refusal)
+                                          library_frame, not_a_refusal, not_its_refusal)
 from conformance.engine.judge import judge, proven_explanation
 from oracle.certified import exact_texts
 from conformance.casefiles.known import _MISSING
@@ -163,7 +163,9 @@ def _call(adapter, configured, inputs):
         raise
     except (Exception, SystemExit) as e:   # what happened, after "the library"
         reason = not_a_refusal(e)
-        err = _Raised(f"call ended without an answer: {reason}" if reason else f"raised {type(e).__name__}: {e}")
+        where = library_frame(e) if not reason else ""
+        err = _Raised(f"call ended without an answer: {reason}" if reason else
+                      f"raised {type(e).__name__}: {e}" + (f" (at {where})" if where else ""))
         err.exception = e
         return None, err
 
