@@ -1,5 +1,7 @@
-"""A UTF-8 byte-order mark at the start of a file is stripped by every reader: the
-same result as the file without it (a BOM left in would rename the first query)."""
+"""A UTF-8 byte-order mark at the start of a file is stripped by every reader of a
+structured file (a BOM left in would rename the first query); a segment file keeps it
+or not as its reading says (``conformance.readings``: sacrebleu and jiwer keep it,
+``plain`` strips it)."""
 from __future__ import annotations
 
 import json
@@ -34,7 +36,10 @@ def test_qrels_and_run_files(tmp_path):
 def test_text_and_json_readers(tmp_path):
     h0, h1 = _both(tmp_path, "hyp.txt", "the cat\n")
     f0, f1 = _both(tmp_path, "ref.txt", "the cat\n")
-    assert F.read_text(h1, [f1]) == F.read_text(h0, [f0]) == {"hypotheses": ["the cat"], "references": [["the cat"]]}
+    plain = {"hypotheses": ["the cat"], "references": [["the cat"]]}
+    assert F.read_text(h1, [f1], reading="plain") == F.read_text(h0, [f0]) == plain
+    # as sacrebleu reads it (BLEU's default): the mark is part of the first token
+    assert F.read_text(h1, [f1]) == {"hypotheses": [BOM + "the cat"], "references": [[BOM + "the cat"]]}
     c0, c1 = _both(tmp_path, "cases.json", json.dumps({"cases": [
         {"id": "bom-1", "description": "d", "source": "s", "tags": [], "metric": "accuracy",
          "inputs": {"y_true": [1], "y_pred": [1]}, "expected": {"value": "1"}}]}))

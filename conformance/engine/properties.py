@@ -284,7 +284,7 @@ def run_property(adapter, metric: str, prop: str, known, examples: int = 50,
                 new_inputs, expected = got
                 value3, err3 = _call(adapter, configured, new_inputs)
                 if err3 or not compare_value(value3, expected, tol).agrees:
-                    known_or_raise(new_inputs, {"library_value": value3 if not err3 else f"raised {err3}",
+                    known_or_raise(new_inputs, {"library_value": value3 if not err3 else str(err3),
                                                 "exact": exact_texts(expected)[0],
                                                 "message": f"a hypothesis equal to its reference scores {value3!r}, "
                                                            f"not {expected}", "outcome": "fail"})

@@ -185,8 +185,9 @@ _LINES = (
 )
 
 
-def describe_record(r: Record) -> list[str]:
-    """The lines of a disagreement, for the console and Markdown."""
+def describe_record(r: Record, whole: bool = False) -> list[str]:
+    """The lines of a disagreement, for the console and Markdown (``whole``: long fields
+    uncut, for the Markdown writer, which moves a long line to its side file)."""
     lines = [f"{r.outcome.upper()} {r.adapter} {r.version} {r.metric} {r.kind} {r.test}"
              + (f" [{r.known_failure}]" if r.known_failure else "")]
     for label, name, text in _LINES:
@@ -201,7 +202,8 @@ def describe_record(r: Record) -> list[str]:
             lines.append(f"  {'distance:':<13}abs {value.get('abs_err')}  rel {value.get('rel_err')}  "
                          f"ulps {value.get('ulps')}  tolerance {r.tolerance}")
         else:   # an input or a reproduce line may be long (a witness); its whole text is in the JSONL
-            lines.append(f"  {label + ':':<13}{brief(text(value), 20000 if name in ('inputs', 'reproduce') else 1000)}")
+            shown = text(value) if whole else brief(text(value), 20000 if name in ("inputs", "reproduce") else 1000)
+            lines.append(f"  {label + ':':<13}{shown}")
     return lines
 
 
@@ -272,7 +274,7 @@ def markdown(records: list[Record], head: dict, long_texts: dict | None = None) 
     if shown:
         out += ["", "## Disagreements", "", "Unexpected failures first, then the known failures.", ""]
         for r in shown:
-            lines = describe_record(r)
+            lines = describe_record(r, whole=long_texts is not None)
             out.append(f"### {_md_text(lines[0])}")
             out.append("")
             out.append("```")
