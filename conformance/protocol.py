@@ -228,7 +228,7 @@ class Adapter:
         return get_metric(metric).settings(self.profile_overrides(metric))
 
     # -- configuration
-    def knob_supported(self, metric: str, knob: str, value: str, settings: Mapping[str, str]) -> str | None:
+    def why_unsettable(self, metric: str, knob: str, value: str, settings: Mapping[str, str]) -> str | None:
         """None if the library can set ``knob`` to ``value`` (given the rest of ``settings``),
         else the reason."""
         caps = self.capabilities.get(metric)
@@ -253,7 +253,7 @@ class Adapter:
         if metric not in self.capabilities:
             return f"{self.name} does not implement {metric}"
         for knob, value in settings.items():
-            why = self.knob_supported(metric, knob, value, settings)
+            why = self.why_unsettable(metric, knob, value, settings)
             if why:
                 return why
         return None
@@ -271,7 +271,7 @@ class Adapter:
         if metric not in self.capabilities:
             return None, {}, f"{self.name} does not implement {metric}"
         for _ in range(len(s) + 1):
-            bad = [k for k, v in s.items() if self.knob_supported(metric, k, v, s)]
+            bad = [k for k, v in s.items() if self.why_unsettable(metric, k, v, s)]
             if not bad:
                 break
             try:
