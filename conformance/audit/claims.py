@@ -240,9 +240,9 @@ def _load_case(ref: str, base: Path):
                      item="golden")
 
 
-def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
-    """A claim from a line (text, or a list of command-line tokens, or a JSON object line)."""
-    base = Path(base)
+def _claim_text(line, where: str) -> tuple[str, str, list]:
+    """(the claim's text, its figure's text, its key=value pairs) from a text line, a list
+    of command-line tokens, or a JSON object line."""
     if isinstance(line, str) and line.lstrip().startswith("{"):
         try:
             obj = json.loads(line)
@@ -263,21 +263,23 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
                 pairs += [(k, str(x)) for x in v]
             else:
                 pairs.append((k, str(v)))
+        return line.strip(), fig_text, pairs
+    if isinstance(line, str):
+        try:
+            tokens = shlex.split(line, comments=False)
+        except ValueError as e:
+            raise ClaimError(f"{where}: {e}") from None
         text = line.strip()
     else:
-        if isinstance(line, str):
-            try:
-                tokens = shlex.split(line, comments=False)
-            except ValueError as e:
-                raise ClaimError(f"{where}: {e}") from None
-            text = line.strip()
-        else:
-            tokens = list(line)
-            text = " ".join(shlex.quote(t) for t in tokens)
-        fig_text, pairs = _split_tokens(tokens)
-    figure = parse_figure(fig_text)
-    item = re.fullmatch(r"(.+?)\[([^\]]+)\]", figure.name)   # F1[LOC], nDCG@10[q1]: one type or query
-    name_for_metric = item.group(1) if item else figure.name
+        tokens = list(line)
+        text = " ".join(shlex.quote(t) for t in tokens)
+    fig_text, pairs = _split_tokens(tokens)
+    return text, fig_text, pairs
+
+
+def _sorted_pairs(pairs: list, base: Path) -> tuple[dict, dict, dict, dict]:
+    """The pairs as (files, options, knobs, releases); each key once (``ref`` repeatable),
+    file paths relative to ``base``."""
     files: dict = {}
     opts: dict = {}
     knobs: dict = {}
@@ -286,32 +288,33 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
         k = _case_key(k, v)
         if k in FILE_KEYS:
             files.setdefault(k, []).append(v)
-        elif k in VERSION_KEYS and _RELEASE.match(v.strip()):
-            if k in releases:
-                raise ClaimError(f"{k}= given twice")
-            releases[k] = v.strip()
+            continue
+        if k in VERSION_KEYS and _RELEASE.match(v.strip()):
+            where, v = releases, v.strip()
         elif k in OPTION_KEYS or k in _CLAIM_KEYS:
-            if k in opts:
-                raise ClaimError(f"{k}= given twice")
-            opts[k] = v
+            where = opts
         else:
-            if k in knobs:
-                raise ClaimError(f"{k}= given twice")
-            knobs[k] = v
+            where = knobs
+        if k in where:
+            raise ClaimError(f"{k}= given twice")
+        where[k] = v
     for k, paths in files.items():
         if k != "ref" and len(paths) > 1:
             raise ClaimError(f"{k}= given twice")
         files[k] = [str(p if Path(p).is_absolute() else base / p) for p in paths]
+    return files, opts, knobs, releases
+
+
+def _claim_format(opts: dict, files: dict, fig_text: str, name_for_metric: str, base: Path):
+    """(format, golden case or None): stated, from golden=, or guessed from the file keys."""
     fmt = opts.get("format")
-    case = None
     if fmt == "case" or "golden" in opts:
         if "golden" not in opts:
             raise ClaimError("format=case needs golden=FILE.json#ID")
         if files:
             raise ClaimError(f"golden=: the inputs come from the case; drop {', '.join(sorted(files))}=")
-        case = _load_case(opts["golden"], base)
-        fmt = "case"
-    elif fmt is None:
+        return "case", _load_case(opts["golden"], base)
+    if fmt is None:
         if not files:
             raise ClaimError(f"claim {fig_text!r}: no input files (e.g. hyp=... ref=...) and no golden=FILE.json#ID")
         try:
@@ -319,43 +322,34 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
             hint = ALIASES.get(_norm_name(re.sub(r"@\s*\d+$", "", name_for_metric)), (hint,))
         except ClaimError:
             hint = ()
-        fmt = guess_format(files, hint)
-    elif fmt not in FORMATS:
+        return guess_format(files, hint), None
+    if fmt not in FORMATS:
         raise ClaimError(f"format={fmt}: unknown format; formats are {', '.join(FORMATS)}, case"
                          + nearest(fmt, list(FORMATS) + ["case"]))
-    trec_metric, trec_knobs, trec_files = (None, {}, [])
-    if "trec_eval" in opts:
-        trec_metric, trec_knobs, trec_files = parse_trec_eval(opts["trec_eval"])
-        if fmt == "trec" and trec_files:
-            pass  # the claim's qrels=/run= win over the command's file arguments
-    metric, fixed = resolve_metric(name_for_metric, None if fmt == "case" else fmt,
-                                   case.metric if case is not None and "part" not in opts else None,
-                                   opts.get("metric") or (case.metric if case is not None and "part" in opts else None))
-    if trec_metric is not None and trec_metric != metric:
-        raise ClaimError(f"trec_eval measure gives {trec_metric}, but the figure names {metric}")
-    m = get_metric(metric)
-    stated: dict = {}
-    if case is not None:
-        stated.update(case.conventions)
+    return fmt, None
+
+
+def _stated(m, metric: str, figure, fixed: dict, case, opts: dict, knobs: dict, files: dict, releases: dict,
+            trec_knobs: dict) -> tuple[dict, str | None]:
+    """(the conventions the claim states, the scale it states): from the golden case, a
+    sacrebleu signature (whose version names the release), a trec_eval command line and
+    the knobs given; each checked against the figure's name."""
+    stated: dict = dict(case.conventions) if case is not None else {}
     if "sacrebleu" in opts or "signature" in opts:
         if metric not in ("bleu", "sentence_bleu"):
             raise ClaimError(f"a sacrebleu signature states BLEU conventions, not {metric}")
-        n_refs = len(files.get("ref", [])) or None
         sig = opts.get("sacrebleu") or opts["signature"]
-        stated.update(parse_sacrebleu(sig, n_refs))
+        stated.update(parse_sacrebleu(sig, len(files.get("ref", [])) or None))
         version = signature_version(sig)
         if version and releases.get("sacrebleu", version) != version:
             raise ClaimError(f"sacrebleu={releases['sacrebleu']}, but the signature says version {version}")
         if version:
             releases["sacrebleu"] = version
-    for k, v in trec_knobs.items():
-        if k in {kn.name for kn in m.knobs}:
-            stated[k] = v
+    stated.update({k: v for k, v in trec_knobs.items() if k in {kn.name for kn in m.knobs}})
     if "k" in trec_knobs and "k" in fixed and trec_knobs["k"] != fixed["k"]:
         raise ClaimError(f"trec_eval cutoff {trec_knobs['k']} differs from the figure's @{fixed['k']}")
-    scale_opt = opts.get("scale")
-    if "scale" in knobs:
-        scale_opt = knobs.pop("scale")
+    knobs = dict(knobs)
+    scale_opt = knobs.pop("scale", None) or opts.get("scale")
     for k, v in knobs.items():
         m.knob(k)  # raises ConventionError naming the nearest knob
         stated[k] = v
@@ -364,19 +358,27 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
             raise ClaimError(f"{k}={stated[k]} contradicts the figure's name {figure.name}")
     stated.pop("scale", None)
     m.settings({**stated, **fixed})  # validate the stated conventions now (ConventionError names the knob)
+    return stated, scale_opt
+
+
+def _claim_inputs(fmt: str, case, files: dict, opts: dict, metric: str, trec_knobs: dict) -> tuple:
+    """(inputs, what they were read from, reading, re-reader, notes): text files under a
+    reading (``conformance.readings``), a run cut by trec_eval's -M and -J."""
     for k in ("gold_col", "pred_col", "token_col"):
         if k in opts:
             files[k] = opts[k]
-    reading, reread = "", None
+    reading, reread, notes = "", None, []
     if case is not None:
         inputs, source = case.inputs, f"case {opts['golden']}"
     else:
         flat = {k: (v if k == "ref" else (v[0] if isinstance(v, list) else v)) for k, v in files.items()}
         if fmt == "text":
-            from conformance.readings import default_reading
+            from conformance.readings import READINGS, default_reading
             reading = opts.get("reading") or default_reading(metric)
-            reading_notes: list = []
-            inputs = load_inputs(fmt, flat, metric, reading, reading_notes)
+            notes.append(f"files read as {reading} reads them: {READINGS[reading].summary} "
+                         f"({READINGS[reading].source})"
+                         + ("" if opts.get("reading") else "; the other readings are tried at the stated setting"))
+            inputs = load_inputs(fmt, flat, metric, reading, notes)
 
             def reread(name, fmt=fmt, flat=flat, metric=metric):
                 return load_inputs(fmt, flat, metric, name)
@@ -389,31 +391,53 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
     if "_depth" in trec_knobs and isinstance(inputs, dict) and "run" in inputs:
         from oracle.trec import truncate_run
         inputs = dict(inputs, run=truncate_run(inputs["run"], int(trec_knobs["_depth"])))
-    depth_note = (f"trec_eval -M {trec_knobs['_depth']}: the run is cut to each query's first "
-                  f"{trec_knobs['_depth']} documents (score descending, then docno descending)"
-                  if "_depth" in trec_knobs else None)
+        notes.insert(0, f"trec_eval -M {trec_knobs['_depth']}: the run is cut to each query's first "
+                        f"{trec_knobs['_depth']} documents (score descending, then docno descending)")
     if "_judged" in trec_knobs and isinstance(inputs, dict) and "run" in inputs:
         from oracle.trec import judged_only
         inputs = dict(inputs, run=judged_only(inputs["run"], inputs.get("qrels", {})))
-        depth_note = "; ".join(x for x in (depth_note, "trec_eval -J: only the judged documents of each query are "
-                                           "ranked (form_res_rels.c)") if x)
+        notes.insert(int("_depth" in trec_knobs), "trec_eval -J: only the judged documents of each query are "
+                                                  "ranked (form_res_rels.c)")
+    return inputs, source, reading, reread, notes
+
+
+def _claim_part(item, opts: dict, figure, metric: str) -> str | None:
+    """The part of the result the figure is: part=, or the name's [TYPE] / [QUERY]."""
     part = opts.get("part")
-    if item:
-        if part:
-            raise ClaimError(f"{figure.name}: the name already picks {item.group(2)!r}; drop part=")
-        table = {"entity_f1": "f1", "entity_precision": "precision", "entity_recall": "recall"}.get(metric)
-        from oracle.registry import ranking_metrics
-        if table is None and metric in ranking_metrics() and metric != "num_queries":
-            table = "per_query"
-        if table is None:
-            raise ClaimError(f"{figure.name}: {metric} has no per-type or per-query values to pick from")
-        part = f"{table}.{item.group(2)}"
-    notes = [depth_note] if depth_note else []
-    if reading:
-        from conformance.readings import READINGS
-        notes.append(f"files read as {reading} reads them: {READINGS[reading].summary} ({READINGS[reading].source})"
-                     + ("" if opts.get("reading") else "; the other readings are tried at the stated setting"))
-        notes += reading_notes
+    if not item:
+        return part
+    if part:
+        raise ClaimError(f"{figure.name}: the name already picks {item.group(2)!r}; drop part=")
+    table = {"entity_f1": "f1", "entity_precision": "precision", "entity_recall": "recall"}.get(metric)
+    from oracle.registry import ranking_metrics
+    if table is None and metric in ranking_metrics() and metric != "num_queries":
+        table = "per_query"
+    if table is None:
+        raise ClaimError(f"{figure.name}: {metric} has no per-type or per-query values to pick from")
+    return f"{table}.{item.group(2)}"
+
+
+def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
+    """A claim from a line (text, or a list of command-line tokens, or a JSON object line)."""
+    base = Path(base)
+    text, fig_text, pairs = _claim_text(line, where)
+    figure = parse_figure(fig_text)
+    item = re.fullmatch(r"(.+?)\[([^\]]+)\]", figure.name)   # F1[LOC], nDCG@10[q1]: one type or query
+    name_for_metric = item.group(1) if item else figure.name
+    files, opts, knobs, releases = _sorted_pairs(pairs, base)
+    fmt, case = _claim_format(opts, files, fig_text, name_for_metric, base)
+    # a trec_eval command line states the measure and its conventions (the claim's qrels=/run=
+    # win over the command's file arguments)
+    trec_metric, trec_knobs, _ = parse_trec_eval(opts["trec_eval"]) if "trec_eval" in opts else (None, {}, [])
+    metric, fixed = resolve_metric(name_for_metric, None if fmt == "case" else fmt,
+                                   case.metric if case is not None and "part" not in opts else None,
+                                   opts.get("metric") or (case.metric if case is not None and "part" in opts else None))
+    if trec_metric is not None and trec_metric != metric:
+        raise ClaimError(f"trec_eval measure gives {trec_metric}, but the figure names {metric}")
+    m = get_metric(metric)
+    stated, scale_opt = _stated(m, metric, figure, fixed, case, opts, knobs, files, releases, trec_knobs)
+    inputs, source, reading, reread, notes = _claim_inputs(fmt, case, files, opts, metric, trec_knobs)
+    part = _claim_part(item, opts, figure, metric)
     if "gold" in inputs and "scheme" not in stated and "scheme" in {kn.name for kn in m.knobs}:
         from conformance.formats import detect_scheme
         scheme = detect_scheme(inputs)
@@ -423,8 +447,7 @@ def parse_claim(line, base: Path | str = ".", where: str = "") -> Claim:
                          f"the default {m.settings({})['scheme']} does not read them)")
     return Claim(text=text, figure=figure, metric=metric, fixed=fixed, stated=stated, inputs=inputs, part=part,
                  scale=_scale(figure, metric, scale_opt), where=where, source=source, notes=notes,
-                 releases=releases, reading=reading, reading_stated=bool(opts.get("reading")),
-                 reread=reread if reading else None)
+                 releases=releases, reading=reading, reading_stated=bool(opts.get("reading")), reread=reread)
 
 
 def read_claims(path) -> list[Claim]:
