@@ -245,8 +245,15 @@ def cmd_compare(args) -> int:
 
 def cmd_known(args) -> int:
     _known_dir(args)
-    from conformance.casefiles.known import KnownFailure, load_known, write_known
+    from conformance.casefiles.known import KnownFailure, directory, load_known, write_known
+    from conformance.reports.paths import check_folder, check_input
     from conformance.reports.writers import read_jsonl
+    try:   # the paths first: a bad folder is said before any work, never a traceback after it
+        check_input(args.report, "--report")
+        if args.write:
+            check_folder(directory(), "--known-dir" if args.known_dir else "the known-failure folder")
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     adapters, _, unavailable = _load_adapters([args.adapter])
     if not adapters:
         raise UsageError(f"--adapter {args.adapter}: {unavailable[0][1] if unavailable else 'unavailable'}")

@@ -76,3 +76,19 @@ def test_track_names_a_version_change_that_changes_no_outcome(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"version  jiwer (jiwer): 0.0.1 -> {version}" in out
     assert f"no change since {base} in any outcome" in out
+
+
+def test_known_checks_its_paths_before_any_work(tmp_path, capsys):
+    """A --known-dir that cannot be made, or is a file, and a --report that is missing or a
+    folder: a one-line message naming it (tracebacks before)."""
+    (tmp_path / "afile").write_text("")
+    report = tmp_path / "r.jsonl"
+    report.write_text("{}\n")
+    for args, said in ((["--report", str(report), "--known-dir", "/proc/nope/k", "--write"], "cannot be made"),
+                       (["--report", str(report), "--known-dir", str(tmp_path / "afile"), "--write"],
+                        "is a file, not a folder"),
+                       (["--report", str(tmp_path / "missing.jsonl")], "no such file"),
+                       (["--report", str(tmp_path)], "is a folder, not a file")):
+        assert main(["known", "--adapter", "jiwer", *args]) == 2
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err, err

@@ -48,7 +48,10 @@ def check_folder(folder: Path, said: str) -> None:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ValueError(f"{said} {folder} cannot be made ({e.strerror})") from None
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+    if not folder.is_dir():
+        mode = folder.stat().st_mode
+        raise ValueError(f"{said} {folder} is {'a file' if stat.S_ISREG(mode) else _kind(mode)}, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
         raise ValueError(f"{said} {folder} is not writable")
 
 
