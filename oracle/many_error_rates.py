@@ -11,16 +11,21 @@ from .alignment import counts_of, levenshtein, sclite_alignment
 from .exact import Undefined
 
 
+# the knobs the alignment and the aggregation read, after the tokens are made
+AFTER_TOKENS = ("aggregate", "empty_reference", "tie")
+
+
 def error_rate_values(metric: str, inputs, settings_list: list) -> list:
     """WER and CER under every setting from one alignment per distinct token sequence pair."""
     refs, hyps = _check_inputs(inputs)
     split = words if metric == "wer" else characters
-    tok_knobs = ("tokenize", "case", "punctuation") if metric == "wer" else ("case", "punctuation", "whitespace", "unit")
     tokens: dict = {}
     pair_cache: dict = {}
     out = []
     for s in settings_list:
-        tk = tuple(s[k] for k in tok_knobs)
+        # the tokens depend on every knob but those read after tokenizing: a knob added to the
+        # metric is a tokenizing one until listed here (less sharing, never a wrong value)
+        tk = tuple(sorted((k, v) for k, v in s.items() if k not in AFTER_TOKENS))
         per = tokens.get(tk)
         if per is None:
             per = []

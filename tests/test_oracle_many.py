@@ -106,3 +106,26 @@ def test_ranking_settings_agree_with_compute_on_generated_runs(inputs):
 @given(transcript_pairs(joiner=None))
 def test_error_rate_settings_agree_with_compute_on_generated_transcripts(inputs):
     _agree("wer", inputs, n=60)
+
+
+def test_shared_error_rates_follow_every_declared_knob_value():
+    """Each value of each knob the metric declares (not the audit's hand-made list), alone
+    and in pairs: the shared computation equals compute. A knob added to the metric but
+    not to a list of tokenizing knobs made the shared path reuse tokens it must not."""
+    from itertools import combinations, product
+    from oracle.registry import get_metric
+    inputs = {"references": ["The quick, brown fox", "Hello\u00a0 world", "", "a\tb c"],
+              "hypotheses": ["the quick fox", "hello world!", "x", "b  c"]}
+    for metric in ("wer", "cer"):
+        knobs = [k for k in get_metric(metric).knobs if k.choices]
+        settings = [{}]
+        for a, b in combinations(knobs, 2):
+            settings += [{a.name: x, b.name: y} for x, y in product(a.choices, b.choices)]
+        full = [get_metric(metric).settings(s) for s in settings]
+        for s, a in zip(full, compute_settings(metric, inputs, full)):
+            try:
+                b = compute(metric, inputs, s).value
+            except (InputError, ConventionError):
+                assert isinstance(a, Refused) or str(a).startswith("undefined"), s
+                continue
+            assert not isinstance(a, Refused) and same_value(a, b, 30), (metric, s)
