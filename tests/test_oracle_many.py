@@ -129,3 +129,18 @@ def test_shared_error_rates_follow_every_declared_knob_value():
                 assert isinstance(a, Refused) or str(a).startswith("undefined"), s
                 continue
             assert not isinstance(a, Refused) and same_value(a, b, 30), (metric, s)
+
+
+def test_every_value_the_audit_searches_is_a_value_its_knob_declares():
+    """The audit's space names knob values by hand; a value renamed or dropped in the
+    metric's declaration fails here, not as a search that silently skips it."""
+    from conformance.audit.space import SPACES
+    from oracle.registry import get_metric
+    for metric, space in SPACES.items():
+        declared = {k.name: k for k in get_metric(metric).knobs}
+        for knob, values in space.items():
+            assert knob in declared, (metric, knob)
+            k = declared[knob]
+            for v in values:
+                get_metric(metric).settings({knob: v})   # a parametric knob's value parses, or ConventionError
+                assert not k.choices or v in k.choices, (metric, knob, v, k.choices)
