@@ -15,13 +15,17 @@ import json
 import os
 import sys
 
-from conformance.engine.isolation import DEFAULT_MEMORY, DEFAULT_TIMEOUT, Limits
-from conformance.resolve import builtin_adapters
 from conformance.reports.paths import STDOUT
 from conformance.reports.records import changed_known, fixed_known
 from conformance.cli_common import (EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, UsageError, _case_from_args, _check_paths,
                                      _known_dir, _load_adapters, _progress_printer, _renamed_values_as_notices, bounded_int)
 from conformance.cli_explain import cmd_explain
+from conformance.cli_known import cmd_known
+
+# the engine's limits (conformance.engine.isolation, which a test keeps equal), here so that
+# building the parser imports no engine module: score and list start faster
+_DEFAULT_TIMEOUT = 300.0
+_DEFAULT_MEMORY = 8 * 1024 ** 3
 
 
 def cmd_run(args) -> int:
@@ -52,6 +56,7 @@ def cmd_run(args) -> int:
     progress = None if args.quiet else _progress_printer(sys.stderr)
     if args.timeout <= 0 or args.memory <= 0:
         raise UsageError("--timeout and --memory must be positive")
+    from conformance.engine.isolation import Limits
     limits = Limits(timeout=args.timeout, memory=int(args.memory * 1024 ** 2), enabled=not args.no_isolation)
     if args.no_cache:
         os.environ["METRIC_CONFORMANCE_NO_CACHE"] = "1"   # the engine's workers read it too
@@ -151,6 +156,7 @@ def _write_incomplete(args, adapters, unavailable, stop) -> int:
 def cmd_list(args) -> int:
     from oracle.registry import get_metric, metric_names
     metrics = [get_metric(n).describe() for n in metric_names()]
+    from conformance.resolve import builtin_adapters
     available, unavailable = builtin_adapters()
     adapters = [dict(a.info().to_json(), profiles={m: a.profile(m) for m in a.metrics()})
                 for a in available]
@@ -243,74 +249,6 @@ def cmd_compare(args) -> int:
     return EXIT_OK if ok and defaults_ok else EXIT_UNEXPECTED
 
 
-def cmd_known(args) -> int:
-    _known_dir(args)
-    from conformance.casefiles.known import KnownFailure, directory, load_known, write_known
-    from conformance.reports.paths import check_folder, check_input
-    from conformance.reports.writers import read_jsonl
-    try:   # the paths first: a bad folder is said before any work, never a traceback after it
-        check_input(args.report, "--report")
-        if args.write:
-            check_folder(directory(), "--known-dir" if args.known_dir else "the known-failure folder")
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-    adapters, _, unavailable = _load_adapters([args.adapter])
-    if not adapters:
-        raise UsageError(f"--adapter {args.adapter}: {unavailable[0][1] if unavailable else 'unavailable'}")
-    a = next(iter(adapters.values()))
-    try:
-        _, records = read_jsonl(args.report)
-    except (OSError, ValueError) as e:
-        raise UsageError(f"--report {args.report}: {e}") from None
-    from conformance.engine.isolation import hit_a_limit
-    entries = load_known(a.name, shipped=False)   # the list --write rewrites (with --known-dir: the user's own)
-    fixed = {r.test for r in records if r.adapter == a.name and fixed_known(r)}
-    entries = [e for e in entries if e.id not in fixed]
-    taken = {e.id for e in entries} | {e.id for e in load_known(a.name)}
-    added = environment = 0
-    for r in records:
-        if r.adapter != a.name or r.outcome not in ("fail", "error") or r.inputs is None \
-                or (r.verdicts or {}).get("versions") == "outside":   # an entry's range to mend by hand
-            continue
-        if hit_a_limit(f"{r.message} {r.library_value} {r.explanation}"):
-            environment += 1   # a timeout or memory limit says nothing of the library's value
-            continue
-        n = 1
-        while f"{a.name}-{r.metric}-{n:04d}" in taken:
-            n += 1
-        eid = f"{a.name}-{r.metric}-{n:04d}"
-        taken.add(eid)
-        kind = "convention" if r.reproducing_knobs else "defect"
-        entries.append(KnownFailure(
-            id=eid, adapter=a.name, metric=r.metric, kind=kind,
-            title=(r.message or r.explanation)[:120], conventions=_profile_overrides(a, r),
-            inputs=r.inputs, exact=r.exact, library_value=r.library_value,
-            explanation=r.explanation or r.message, knobs=r.reproducing_knobs[0] if r.reproducing_knobs else {},
-            cases=[r.test] if r.kind == "golden" else [],
-            property=r.test if r.kind == "property" else None,
-            also=list(r.also_failing) if r.kind == "property" else []))
-        added += 1
-    print(f"{a.name}: {added} new, {len(fixed)} fixed and removed, {len(entries)} in the list"
-          + (f"; {environment} environment error(s) (--timeout, --memory) not recorded: run again, or raise the limit"
-             if environment else ""), file=sys.stderr)
-    if args.write:
-        path = write_known(a.name, a.library, a.version(), entries)
-        print(f"written: {path}", file=sys.stderr)
-    else:
-        print(json.dumps([e.to_json() for e in entries], indent=2, ensure_ascii=False))
-    return EXIT_OK
-
-
-def _profile_overrides(adapter, record) -> dict:
-    """The record's settings as overrides of the adapter's profile."""
-    from oracle.registry import get_metric
-    m = get_metric(record.metric)
-    # a golden case ran at the library's nearest setting: that is the setting to replay
-    full = m.settings(record.run_settings or record.conventions)
-    prof = adapter.profile(record.metric)
-    return {k: v for k, v in full.items() if prof.get(k) != v}
-
-
 def cmd_check(args) -> int:
     from conformance.casefiles.cases import check_cases, load_cases
     from conformance.reports.writers import brief
@@ -368,9 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--verbose", action="store_true", help="print known failures in full")
     r.add_argument("--quiet", action="store_true", help="no progress display")
     r.add_argument("--known-dir", help="known-failure lists of your own adapters (default: adapters/known_failures)")
-    r.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+    r.add_argument("--timeout", type=float, default=_DEFAULT_TIMEOUT,
                    help="seconds a library call may take before its worker is killed (default %(default)g)")
-    r.add_argument("--memory", type=float, default=DEFAULT_MEMORY / 1024 ** 2,
+    r.add_argument("--memory", type=float, default=_DEFAULT_MEMORY / 1024 ** 2,
                    help="MB of resident memory a library's worker may use (default %(default)g)")
     r.add_argument("--no-isolation", action="store_true",
                    help="call the libraries in the engine's own process (no worker, no limits)")
@@ -468,17 +406,22 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from oracle.conventions import ConventionError, InputError
-    from conformance.casefiles import known as known_lists
     from conformance.reports.writers import brief
-    from conformance.casefiles.cases import CaseFileError
-    previous_known_dir = known_lists.directory() if known_lists._override else None
+    # the known-failure folder is a module state that --known-dir sets for one command; the
+    # module is read only where it is loaded (score never loads it: it starts faster)
+    known_lists = sys.modules.get("conformance.casefiles.known")
+    previous_known_dir = known_lists.directory() if known_lists and known_lists._override else None
     _renamed_values_as_notices(args.command)
+
+    def config_errors():   # evaluated when an exception arrives: the case files' module only then
+        from conformance.casefiles.cases import CaseFileError
+        return ConventionError, CaseFileError
     try:
         return args.fn(args)
     except UsageError as e:
         print(f"metric-conformance {args.command}: {brief(e)}", file=sys.stderr)
         return EXIT_USAGE
-    except (ConventionError, CaseFileError) as e:
+    except config_errors() as e:
         print(f"metric-conformance {args.command}: {brief(e)}", file=sys.stderr)
         return EXIT_USAGE
     except InputError as e:
@@ -495,7 +438,9 @@ def main(argv=None) -> int:
             pass
         return 141
     finally:
-        known_lists.set_directory(previous_known_dir)   # --known-dir holds for this command only
+        known_lists = sys.modules.get("conformance.casefiles.known")
+        if known_lists is not None:
+            known_lists.set_directory(previous_known_dir)   # --known-dir holds for this command only
 
 
 def entry() -> None:

@@ -6,7 +6,6 @@ import json
 import sys
 from pathlib import Path
 
-from conformance.resolve import builtin_adapters, resolve_adapter
 from conformance.reports.paths import STDOUT
 from conformance.reports.records import decode_values
 
@@ -50,12 +49,14 @@ def _progress_printer(stream):
 
 def _load_adapters(names: list[str] | None):
     if not names:
+        from conformance.resolve import builtin_adapters
         available, unavailable = builtin_adapters()
         available = {a.name: a for a in available}
         return available, {n: n for n in available}, unavailable
     out, specs, unavailable = {}, {}, []
     for n in names:
         try:
+            from conformance.resolve import resolve_adapter
             a = resolve_adapter(n)
         except (ImportError, AttributeError, ValueError, KeyError, TypeError) as e:
             raise UsageError(f"--adapter {n}: {e.args[0] if isinstance(e, KeyError) and e.args else e}") from None

@@ -113,3 +113,20 @@ def test_the_audit_reads_conllevals_fb1_and_points_a_bare_part_to_its_name(tmp_p
     assert audit(parse_claim(["FB1", "50.00", f"conll={path}"])).verdict == "consistent"
     with pytest.raises(InputError, match=r"named F1\[LOC\] \(or part=f1.LOC\)"):
         audit(parse_claim(["F1", "0", f"conll={path}", "part=LOC"]))
+
+
+def test_score_imports_only_what_scoring_needs(tmp_path):
+    """``score`` on text files loads no engine, no adapter protocol (and so no
+    importlib.metadata), no audit search, no hypothesis and no NumPy: it starts as fast as
+    jiwer's own command (about 150 ms each here)."""
+    (tmp_path / "r.txt").write_text("a b c\n")
+    (tmp_path / "h.txt").write_text("a c\n")
+    code = ("import sys; from conformance.cli import main; "
+            f"main(['score', '-m', 'wer', '-r', {str(tmp_path / 'r.txt')!r}, '-h', {str(tmp_path / 'h.txt')!r}]); "
+            "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(done.stderr.split())
+    assert done.stdout.splitlines()[0].split("\t")[2] == "0.3333"   # by hand: one deletion in three words
+    for heavy in ("conformance.engine.runner", "conformance.engine.isolation", "conformance.protocol",
+                  "conformance.audit.judge", "importlib.metadata", "hypothesis", "numpy"):
+        assert heavy not in loaded, heavy

@@ -69,12 +69,24 @@ convention that cannot be read (a one-line message naming it).
 """
 from __future__ import annotations
 
-from conformance.audit.claims import ALIASES, Claim, Figure, parse_claim, parse_figure, read_claims, resolve_metric
-from conformance.audit.judge import VERDICTS, Audit, Row, audit, audit_claims
-from conformance.audit.render import main, render
-from conformance.audit.signatures import ClaimError, parse_sacrebleu, parse_trec_eval
-from conformance.audit.space import SPACES, knob_space
-from oracle.certified import TermMean
+# the public names, each read from its module when first asked for (``score`` reads
+# trec_eval's measure names from ``signatures`` without loading the audit's search)
+_WHERE = {
+    "ALIASES": "claims", "Claim": "claims", "Figure": "claims", "parse_claim": "claims", "parse_figure": "claims",
+    "read_claims": "claims", "resolve_metric": "claims", "VERDICTS": "judge", "Audit": "judge", "Row": "judge",
+    "audit": "judge", "audit_claims": "judge", "main": "render", "render": "render", "ClaimError": "signatures",
+    "parse_sacrebleu": "signatures", "parse_trec_eval": "signatures", "SPACES": "space", "knob_space": "space",
+}
+
+
+def __getattr__(name: str):
+    if name == "TermMean":
+        from oracle.certified import TermMean
+        return TermMean
+    if name in _WHERE:
+        import importlib
+        return getattr(importlib.import_module(f"conformance.audit.{_WHERE[name]}"), name)
+    raise AttributeError(f"module 'conformance.audit' has no attribute {name!r}")
 
 __all__ = ["Figure", "Claim", "ClaimError", "Row", "Audit", "parse_figure", "resolve_metric", "parse_sacrebleu",
            "parse_trec_eval", "parse_claim", "read_claims", "audit", "audit_claims", "render", "main", "SPACES",

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from oracle.conventions import ORACLE_VERSION
 
-from conformance.protocol import OUTCOMES
 from conformance.reports.paths import STDOUT, check_output
 from conformance.reports.records import Record, encode_values, fixed_known, json_line
 
@@ -135,6 +134,7 @@ def counts_table(records: list[Record]) -> list[list[str]]:
     cells: dict = defaultdict(Counter)
     for r in records:
         cells[(r.adapter, r.metric)][r.outcome] += 1
+    from conformance.protocol import OUTCOMES
     rows = [["adapter", "metric"] + list(OUTCOMES)]
     for (a, m), c in sorted(cells.items()):
         rows.append([a, m] + [str(c.get(o, 0)) for o in OUTCOMES])
