@@ -473,3 +473,5 @@ def exact_texts(value) -> tuple[str, str]:
                 json.dumps(digits_json(value, 12), ensure_ascii=False))
     return exact_str(value), (digits(value, 30) if not isinstance(value, Undefined) else str(value))
 
+
+Expr._to_float = to_float

@@ -63,11 +63,12 @@ class Expr:
     def __repr__(self) -> str:
         return f"Expr({exact_str(self)!r})"
 
+    # float(expr): the nearest double, certified (installed by oracle.certified, which
+    # the oracle package imports; the arithmetic core does not import it back)
+    _to_float = None
+
     def __float__(self) -> float:
-        """The nearest double, certified (``oracle.certified.to_float``; imported when a
-        float is asked for, so the arithmetic core does not depend on it at import)."""
-        from oracle.certified import to_float
-        return to_float(self)
+        return type(self)._to_float(self)
 
     # arithmetic sugar (exact)
     def __mul__(self, other): return product([self, as_expr(other)])
