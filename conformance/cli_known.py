@@ -33,7 +33,7 @@ def cmd_known(args) -> int:
     entries = load_known(a.name, shipped=False)   # the list --write rewrites (with --known-dir: the user's own)
     fixed = {r.test for r in records if r.adapter == a.name and fixed_known(r)}
     entries = [e for e in entries if e.id not in fixed]
-    taken = {e.id for e in entries} | {e.id for e in load_known(a.name)}
+    taken = {e.id for e in load_known(a.name)}   # the shipped list's ids and the user's (a fixed one's too)
     added = environment = 0
     for r in records:
         if r.adapter != a.name or r.outcome not in ("fail", "error") or r.inputs is None \

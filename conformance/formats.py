@@ -96,11 +96,16 @@ FORMAT_METRICS = {
 
 # ------------------------------------------------------------------ helpers
 
+_STDIN: list = []   # standard input's bytes, read once: a second measure reads the same text
+
+
 def _read_text(path, keep_bom: bool = False) -> str:
     """A file's text (``-``: standard input, as sacrebleu and trec_eval take it)."""
     from oracle.input_checks import device_kind
     if str(path) == "-":
-        data, path = sys.stdin.buffer.read(), "(standard input)"
+        if not _STDIN:
+            _STDIN.append(sys.stdin.buffer.read())
+        data, path = _STDIN[0], "(standard input)"
     else:
         kind = device_kind(path)
         if kind:

@@ -84,6 +84,12 @@ def test_sacrebleus_positional_reference_width_score_only_and_standard_input(tex
     assert _score("-m", "bleu", ref, "-i", hyp, "-b", "-w", "4", *smooth).strip() == theirs
     with open(hyp, "rb") as f:
         assert _score("-m", "bleu", ref, "-b", "-w", "4", *smooth, stdin=f.read()).strip() == theirs
+    # two measures from one standard input (it was read once per measure, the second time empty)
+    chrf = subprocess.run([sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-m", "chrf", "-b", "-w", "4"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    with open(hyp, "rb") as f:
+        both = _score("-m", "bleu", "chrf", ref, "-b", "-w", "4", stdin=f.read()).split()
+    assert both[1] == chrf
 
 
 def test_conllevals_report(tmp_path):
