@@ -82,6 +82,9 @@ _WHERE = {
     "cross_modal_recall_at_k": "oracle.retrieval:RECALL_AT_K",
     "cider": "oracle.cider:CIDER",
     "cider_d": "oracle.cider:CIDER_D",
+    "rouge_n": "oracle.rouge:ROUGE_N",
+    "rouge_l": "oracle.rouge:ROUGE_L",
+    "rouge_lsum": "oracle.rouge:ROUGE_LSUM",
 }
 
 _cache: dict[str, Metric] = {}
