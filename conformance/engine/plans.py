@@ -11,6 +11,7 @@ from typing import Callable, Mapping
 from hypothesis import strategies as st
 
 from conformance import strategies as S
+from conformance.strategies import summaries as SU
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,11 @@ PLANS: dict[str, Plan] = {
         invariances={"segment-order": _permute_segments}),
     "sentence_chrf": Plan(
         "sentence_chrf", lambda s: S.sentence_bleu_inputs(S.tricky_words), upper=_scale),
+    # ROUGE: the mean and the pooled statistics are sums over segments (their order is
+    # free); pooled and averaged references are sums over references, and the best
+    # reference is the first of equal ones, which another order can change
+    **{name: Plan(name, lambda s: SU.summaries(), upper=_scale, invariances={"segment-order": _permute_segments})
+       for name in ("rouge_n", "rouge_l", "rouge_lsum")},
     "exact_match": Plan(
         "exact_match", lambda s: S.qa_items(),
         invariances={"item-order": _permute_segments, "reference-order": _permute_references},
