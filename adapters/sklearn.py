@@ -79,6 +79,7 @@ from typing import Mapping
 from conformance.protocol import ANY, Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
+from . import _sklearn_agreement as _agreement
 from . import _sklearn_scores as _scores
 from ._numbers import setting_double
 
@@ -130,6 +131,7 @@ class SKLearn(Adapter):
         "classification_report": {"label_set": _LABEL_SETS, "outside": ("keep",),
                                   "zero_division": ("zero", "one", "exclude")},
         **_scores.CAPABILITIES,
+        **_agreement.CAPABILITIES,
     }
     # multilabel indicator rows (n x L of 0/1) go to the same calls: scikit-learn reads them
     # as 'multilabel-indicator' targets (sklearn.utils.multiclass.type_of_target)
@@ -138,10 +140,11 @@ class SKLearn(Adapter):
     # y_pred, *, sample_weight, adjusted) have no labels parameter (sklearn/metrics/_classification.py)
     # accuracy_score and balanced_accuracy_score take no labels, and no class scores beside
     # the predicted labels (the adapter passes y_pred)
-    unpassed_fields = {"accuracy": ("labels", "y_score"), "balanced_accuracy": ("labels", "y_score")}
+    unpassed_fields = {"accuracy": ("labels", "y_score"), "balanced_accuracy": ("labels", "y_score"),
+                       **_agreement.UNPASSED}
     input_forms = {m: (("multilabel",) if m in ("precision", "recall", "f1", "accuracy") else ()) + ("weighted",)
                    for m in ("confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall", "f1",
-                             "balanced_accuracy", "classification_report")}
+                             "balanced_accuracy", "classification_report", *_agreement.METRICS)}
     input_forms.update(_scores.INPUT_FORMS)
     profiles = {
         # confusion_matrix(labels=None); with labels, samples outside them are eliminated
@@ -162,9 +165,11 @@ class SKLearn(Adapter):
         "classification_report": {"label_set": "auto", "outside": "keep", "zero_division": "zero",
                                   "no_weight": "unweighted"},
         **_scores.PROFILES,
+        **_agreement.PROFILES,
     }
     # no samples: a ValueError of sklearn's own checks; a 0/0 of P, R or F under zero_division=np.nan: NaN
-    undefined = {m: ("raise", "nan") for m in ("precision", "recall", "f1", "classification_report")}
+    undefined = {**{m: ("raise", "nan") for m in ("precision", "recall", "f1", "classification_report")},
+                 **_agreement.UNDEFINED}
     profile_sources = {
         "confusion_matrix": {"outside": "sklearn/metrics/_classification.py:451-453 confusion_matrix(labels=...): "
                                         "'may be used to reorder or select a subset of labels' (:584 'eliminate "
@@ -188,6 +193,7 @@ class SKLearn(Adapter):
               "outside": "_classification.py:2541-2543 precision_score(labels=...): 'Labels present in the data can "
                          "be excluded': their samples still count as errors of the listed labels"},
         **_scores.SOURCES,
+        **_agreement.SOURCES,
     }
     # releases whose rule differs: before 1.3, weights.sum() == 0 took its own branch
     eras = (
@@ -213,6 +219,7 @@ class SKLearn(Adapter):
         "balanced_accuracy": Tolerance(ulps=8, abs=Fraction(1, 10 ** 14)),
         "classification_report": Tolerance(ulps=8),
         **_scores.TOLERANCES,
+        **_agreement.TOLERANCES,
     }
 
     # ------------------------------------------------------------ configuration
@@ -247,6 +254,8 @@ class SKLearn(Adapter):
             k = settings.get("k", "none")   # dcg, ndcg: 'none' or an int; top_k_accuracy: an int
             return {"average": settings.get("average"), "k": None if k == "none" else int(k),
                     "log_base": int(settings.get("log_base", "2"))}
+        if metric in _agreement.METRICS:
+            return _agreement.options(metric, settings)
         opts: dict = {"label_set": settings["label_set"]}
         if "outside" in settings and settings.get("average") not in (None, "binary"):
             opts["outside"] = settings["outside"]
@@ -276,6 +285,10 @@ class SKLearn(Adapter):
         sw = [float(Fraction(w)) if isinstance(w, str) else float(w) for w in inputs["sample_weight"]] \
             if "sample_weight" in inputs else None
         labels = _labels_arg(options["label_set"], inputs)
+        if metric in _agreement.METRICS:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")   # UndefinedMetricWarning
+                return _agreement.call(metric, options, {"y_true": y_true, "y_pred": y_pred}, labels, sw)
         zd = options.get("zero_division", "warn")
         zd = np.nan if zd == "nan" else zd
         with warnings.catch_warnings():

@@ -82,6 +82,8 @@ _WHERE = {
     "cross_modal_recall_at_k": "oracle.retrieval:RECALL_AT_K",
     "cider": "oracle.cider:CIDER",
     "cider_d": "oracle.cider:CIDER_D",
+    "matthews_corrcoef": "oracle.agreement:MATTHEWS_CORRCOEF",
+    "cohen_kappa": "oracle.agreement:COHEN_KAPPA",
     "rouge_n": "oracle.rouge:ROUGE_N",
     "rouge_l": "oracle.rouge:ROUGE_L",
     "rouge_lsum": "oracle.rouge:ROUGE_LSUM",

@@ -15,7 +15,7 @@ from oracle import ConventionError, compute, get_metric
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("name, wrong", [("rouge", "did you mean"), ("TER", "'wer'"), ("meteor", "did you mean")])
+@pytest.mark.parametrize("name, wrong", [("bertscore", "did you mean"), ("TER", "'wer'"), ("meteor", "did you mean")])
 def test_an_unsupported_metric_is_said_unsupported(name, wrong):
     with pytest.raises(ConventionError) as e:
         compute(name, {})
@@ -32,6 +32,8 @@ def test_a_misspelt_metric_gets_a_suggestion(capsys):
         compute("ndgc", {})
     with pytest.raises(ConventionError, match="did you mean 'wer'\\? names and values are case-sensitive"):
         compute("WER", {})
+    with pytest.raises(ConventionError, match="did you mean 'rouge_n'"):
+        compute("rouge", {})
 
 
 def test_an_unknown_adapter_gets_a_suggestion(capsys):

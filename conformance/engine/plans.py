@@ -138,6 +138,12 @@ PLANS["balanced_accuracy"] = Plan(
     forms=SC.forms("balanced_accuracy"))
 
 
+# MCC in [-1, 1]; kappa at most 1 and, weighted, with no lower bound of its own (a weighted
+# disagreement may exceed twice the chance one). The order of declared labels weighs kappa.
+for _name, _lower in (("matthews_corrcoef", Fraction(-1)), ("cohen_kappa", None)):
+    PLANS[_name] = Plan(_name, SC.for_settings, upper=lambda s: Fraction(1), lower=lambda s, v=_lower: v,
+                        invariances={"sample-order": SC.permute_samples}, forms=SC.forms(_name))
+
 from conformance.strategies import tagging as ST  # noqa: E402
 
 PLANS.update({name: Plan(name, ST.for_settings, upper=ST.upper(name), invariances=ST.invariances(name),

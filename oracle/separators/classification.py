@@ -30,6 +30,8 @@ PROBES = [
     # the same, one declared class predicted (its precision 0) and one not (0/0): the plain mean of
     # the per-class values is not 0
     ("no-support-half", {"y_true": [0, 0, 3], "y_pred": [1, 0, 3], "labels": [1, 2]}),
+    # every sample of one true class: MCC's denominator is 0 (zero_denominator)
+    ("one-true-class", {"y_true": [0, 0, 0], "y_pred": [0, 1, 0]}),
     # multilabel indicator rows (average=samples)
     ("multilabel", {"y_true": [[1, 0, 1], [0, 1, 0], [1, 1, 0]], "y_pred": [[1, 1, 0], [0, 1, 0], [0, 0, 0]]}),
     # score rows over 7 classes, the true class at rank 1, 2, ..., 7 (top_k)
