@@ -385,7 +385,7 @@ def single_class(metric: str, settings: Mapping[str, str], inputs: Mapping) -> b
     """Applies: single-label input whose label set, as the adapter numbers it, has one label
     (the library asks for ``num_classes`` > 1: classification/stat_scores.py
     _multiclass_stat_scores_arg_validation)."""
-    if metric not in METRICS:
+    if metric not in METRICS + ("matthews_corrcoef", "cohen_kappa"):
         return False
     try:
         if _rows(inputs["y_true"]) or _rows(inputs["y_pred"]):

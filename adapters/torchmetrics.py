@@ -29,8 +29,10 @@ from typing import Mapping
 
 from conformance.protocol import Adapter, LibraryOutput
 
+from . import _torchmetrics_agreement as _agreement
 from . import _torchmetrics_classes as _classes
 from . import _torchmetrics_retrieval as _retrieval
+from . import _torchmetrics_rouge as _rouge
 from . import _torchmetrics_text as _text
 from ._bleu_inputs import intl_entities, intl_without_entities
 
@@ -44,11 +46,17 @@ class TorchMetrics(Adapter):
     versions = ">=1.0,<2"
     homepage = "https://lightning.ai/docs/torchmetrics/"
     issues = "https://github.com/Lightning-AI/torchmetrics/issues"
-    capabilities = {**_text.CAPABILITIES, **_retrieval.CAPABILITIES, **_classes.CAPABILITIES}
-    profiles = {**_text.PROFILES, **_retrieval.PROFILES, **_classes.PROFILES}
+    capabilities = {**_text.CAPABILITIES, **_retrieval.CAPABILITIES, **_classes.CAPABILITIES,
+                    **_agreement.CAPABILITIES, **_rouge.CAPABILITIES}
+    profiles = {**_text.PROFILES, **_retrieval.PROFILES, **_classes.PROFILES, **_agreement.PROFILES,
+                **_rouge.PROFILES}
     profile_sources = {"*": _text.SOURCES, **{m: _retrieval.SOURCES for m in _retrieval.METRICS},
-                       **{m: _classes.SOURCES for m in _classes.METRICS}}
-    tolerances = {**_text.TOLERANCES, **_retrieval.TOLERANCES, **_classes.TOLERANCES}
+                       **{m: _classes.SOURCES for m in _classes.METRICS},
+                       **{m: _agreement.SOURCES for m in _agreement.METRICS},
+                       **{m: _rouge.SOURCES for m in _rouge.METRICS}}
+    tolerances = {**_text.TOLERANCES, **_retrieval.TOLERANCES, **_classes.TOLERANCES, **_agreement.TOLERANCES,
+                  **_rouge.TOLERANCES}
+    undefined = dict(_agreement.UNDEFINED)
     input_forms = dict(_classes.INPUT_FORMS)
 
     def supports(self, metric: str, settings: Mapping[str, str]) -> str | None:
@@ -58,6 +66,10 @@ class TorchMetrics(Adapter):
         return why
 
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
+        if metric in _agreement.METRICS:
+            return _agreement.options(metric, settings)
+        if metric in _rouge.METRICS:
+            return _rouge.options(metric, settings)
         if metric in _classes.METRICS:
             return _classes.options(metric, settings)
         if metric in _retrieval.METRICS:
@@ -66,6 +78,10 @@ class TorchMetrics(Adapter):
 
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         _one_thread()
+        if metric in _agreement.METRICS:
+            return _agreement.call(metric, options, inputs)
+        if metric in _rouge.METRICS:
+            return _rouge.call(metric, options, inputs)
         if metric in _classes.METRICS:
             return _classes.call(metric, options, inputs)
         if metric in _retrieval.METRICS:
@@ -88,6 +104,8 @@ class TorchMetrics(Adapter):
             return _retrieval.call_bare(metric, inputs, self.bare_profile(metric))
         if metric in _classes.METRICS:
             return _classes.call_bare(metric, inputs)
+        if metric in _rouge.METRICS:
+            return _rouge.call_bare(metric, inputs)
         return _text.call_bare(metric, inputs)
 
     def defect_classifiers(self) -> dict:
@@ -96,6 +114,7 @@ class TorchMetrics(Adapter):
                 "torch-sort-tie-order": _ties_in_run,
                 "non-positive-score-not-relevant": _non_positive_relevant,
                 "single-class-refused": _classes.single_class,
+                "mcc-binary-degenerate": _agreement.binary_degenerate,
                 "all-queries-skipped-zero": _all_skipped,
                 "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen,
                 "topk-tie-order": _classes.topk_tie_order,
@@ -111,6 +130,7 @@ class TorchMetrics(Adapter):
 
     def defect_models(self) -> dict:
         return {"max-length-as-hits": _max_length_model,
+                "mcc-binary-degenerate": _agreement.binary_degenerate_model,
                 "smoothing-after-zero-check": lambda metric, settings, inputs: 0,
                 "torch-sort-tie-order": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=False),
                 "non-positive-score-not-relevant": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=True),

@@ -43,7 +43,7 @@ def test_registry_names_the_adapter(sk):
     assert set(info.metrics) == {"confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall",
                                  "f1", "balanced_accuracy", "classification_report", "score_average_precision",
                                  "label_ranking_average_precision", "score_dcg", "score_ndcg",
-                                 "top_k_accuracy"}
+                                 "top_k_accuracy", "matthews_corrcoef", "cohen_kappa"}
     assert sk.available() == (True, "")
 
 
