@@ -80,6 +80,7 @@ from conformance.protocol import ANY, Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from . import _sklearn_agreement as _agreement
+from . import _sklearn_defects as _defects
 from . import _sklearn_scores as _scores
 from ._numbers import setting_double
 
@@ -409,12 +410,12 @@ class SKLearn(Adapter):
 
     def defect_classifiers(self) -> dict:
         return {
-            "empty-input-raises": _empty_input,
-            "all-zero-weights-raise": _all_zero_weights,
-            "one-document-rows-refused": _one_document_rows,
-            "no-declared-label-in-y-true": _no_declared_label_in_y_true,
-            "adjusted-single-class-division": _adjusted_single_class,
-            "adjusted-single-class-nan": _adjusted_single_class_perfect,
+            "empty-input-raises": _defects.empty_input,
+            "all-zero-weights-raise": _defects.all_zero_weights,
+            "one-document-rows-refused": _defects.one_document_rows,
+            "no-declared-label-in-y-true": _defects.no_declared_label_in_y_true,
+            "adjusted-single-class-division": _defects.adjusted_single_class,
+            "adjusted-single-class-nan": _defects.adjusted_single_class_perfect,
             "f1-zero-division-without-zero-denominator": self._f1_zero_division,
         }
 
@@ -461,70 +462,3 @@ def _plain(x):
     if isinstance(x, dict):
         return {k: _plain(v) for k, v in x.items()}
     return float(x)
-
-
-def _sklearn_settings_labels(settings: Mapping, inputs: Mapping):
-    return _labels_arg(settings.get("label_set", "auto"), inputs)
-
-
-def _empty_input(metric, settings, inputs) -> bool:
-    """``_check_targets`` raises "Found empty input array (e.g., `y_true` or `y_pred`)
-    while a minimum of 1 sample is required" (sklearn/metrics/_classification.py:119-123)
-    for every metric here. The oracle gives an empty (or zero) matrix, per-class values
-    that are not measured, and Undefined ("no samples") elsewhere. Applies: no sample."""
-    return len(inputs.get("y_true", ())) == 0 and len(inputs.get("y_pred", ())) == 0
-
-
-def _all_zero_weights(metric, settings, inputs) -> bool:
-    """``_check_targets`` passes ``sample_weight`` to ``_check_sample_weight``, whose
-    ``allow_all_zero_weights=False`` raises "Sample weights must contain at least one
-    non-zero number." (sklearn/utils/validation.py:2200-2204). The oracle counts a total
-    weight of 0 as no samples. Applies: at least one sample, every weight 0."""
-    from fractions import Fraction
-    ws = inputs.get("sample_weight")
-    return bool(ws) and all(Fraction(str(w)) == 0 for w in ws)
-
-
-def _one_document_rows(metric, settings, inputs) -> bool:
-    """``ndcg_score`` raises "Computing NDCG is only meaningful when there is more than 1
-    document" (_ranking.py:2059-2063) and ``dcg_score``'s ``_check_dcg_target_type`` reads
-    a one-column y_true as 'binary' and raises "Only (...) formats are supported"
-    (_ranking.py:1763-1775); DCG and NDCG of a one-document ranking are defined (its own
-    ideal). Applies: score_dcg or score_ndcg, rows of one document."""
-    rows = inputs.get("y_true")
-    return metric in ("score_dcg", "score_ndcg") and bool(rows) and all(
-        hasattr(r, "__len__") and len(r) == 1 for r in rows)
-
-
-def _no_declared_label_in_y_true(metric, settings, inputs) -> bool:
-    """``confusion_matrix(labels=...)`` raises "At least one label specified must be in
-    y_true" when no true label is in ``labels`` (_classification.py:567-568); with
-    outside=drop every such sample is dropped and the oracle's matrix is all zeros.
-    Applies: confusion_matrix, labels passed to sklearn, at least one sample, and no true
-    label among them."""
-    if metric != "confusion_matrix":
-        return False
-    labels = _sklearn_settings_labels(settings, inputs)
-    y_true = list(inputs.get("y_true", ()))
-    return labels is not None and bool(y_true) and not (set(y_true) & set(labels))
-
-
-def _adjusted_single_class(metric, settings, inputs) -> bool:
-    """``balanced_accuracy_score(adjusted=True)`` sets chance = 1/n_classes with n_classes
-    the classes with support, then ``score /= 1 - chance`` (_classification.py:2942-2946):
-    with one such class that divides by 0.0, giving -inf when the class's recall is below
-    1. Applies: adjusted, every true label the same, and some prediction differs from it."""
-    if metric != "balanced_accuracy" or settings.get("adjusted") != "yes":
-        return False
-    y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
-    return len(set(map(repr, y_true))) == 1 and any(t != p for t, p in zip(y_true, y_pred))
-
-
-def _adjusted_single_class_perfect(metric, settings, inputs) -> bool:
-    """The same division where the one class's recall is 1: (1 - 1) / 0.0 is NaN, where the
-    value is undefined (the canonical representation of no value is an exception). Applies:
-    adjusted, every true label the same, every prediction equal to it."""
-    if metric != "balanced_accuracy" or settings.get("adjusted") != "yes":
-        return False
-    y_true, y_pred = list(inputs["y_true"]), list(inputs["y_pred"])
-    return len(set(map(repr, y_true))) == 1 and y_true == y_pred

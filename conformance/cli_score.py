@@ -128,8 +128,10 @@ def _measures(args) -> list[tuple[str, str, dict]]:
             knobs.pop("_judged", None)
         elif name in metric_names():
             metric, knobs = name, {}
+        elif name in _ROUGE_TYPES:
+            metric, knobs = _ROUGE_TYPES[name][0], dict(_ROUGE_TYPES[name][1])
         else:
-            hint = nearest(name, list(metric_names()) + list(_TREC_MEASURES))
+            hint = nearest(name, list(metric_names()) + list(_TREC_MEASURES) + list(_ROUGE_TYPES))
             raise UsageError(f"-m {name}: " + (f"unknown measure{hint}" if hint else
                              f"not supported; the oracle has {', '.join(metric_names())} and the trec_eval "
                              f"measures {', '.join(_TREC_MEASURES)}"))
@@ -172,6 +174,8 @@ def _family(metric: str) -> str:
         return "rates"
     if metric in ("entity_f1", "entity_precision", "entity_recall"):
         return "tagging"
+    if metric in ("rouge_n", "rouge_l", "rouge_lsum"):
+        return "summaries"
     return ""
 
 
@@ -193,7 +197,10 @@ def _per_item(metric: str, inputs: dict, settings: dict, result) -> list[tuple[s
         report = compute("entity_report", inputs, {k: v for k, v in settings.items() if k != "average"}).value
         key = {"entity_f1": "f1", "entity_precision": "precision", "entity_recall": "recall"}[metric]
         return [(t, row[key]) for t, row in report.items() if isinstance(row, dict) and key in row]
-    return []   # no per-item rows (ranking, error rates and entity scores have them)
+    if fam == "summaries":   # the mean's terms: each summary scored alone
+        return [(str(i + 1), compute(metric, {"hypotheses": [h], "references": [rs]}, settings).value)
+                for i, (h, rs) in enumerate(zip(inputs["hypotheses"], inputs["references"]))]
+    return []   # no per-item rows (ranking, error rates, entity scores and ROUGE have them)
 
 
 def _shown(metric: str, x, digits: int | None, settings: dict) -> str:
@@ -232,7 +239,13 @@ def _sacrebleu_signature(settings: dict, n_refs: int) -> str | None:
 
 # the anchor's defaults where the canonical default differs: sacrebleu 2.x's BLEU(smooth_method="exp")
 # (sacrebleu/metrics/bleu.py), against no smoothing in Papineni et al. (2002)
-_ANCHOR_DEFAULTS = {"bleu": ("sacrebleu 2.x", {"smoothing": "exp"})}
+_ANCHOR_DEFAULTS = {"bleu": ("sacrebleu 2.x", {"smoothing": "exp"}),
+                    **{m: ("rouge-score", {"tokenizer": "rouge-score", "multi_reference": "best-f"})
+                       for m in ("rouge_n", "rouge_l", "rouge_lsum")}}
+
+# rouge-score's names of its measures (RougeScorer(rouge_types), rouge.py --rouge_types)
+_ROUGE_TYPES = {**{f"rouge{n}": ("rouge_n", {"n": str(n)}) for n in range(1, 10)},
+                "rougeL": ("rouge_l", {}), "rougeLsum": ("rouge_lsum", {})}
 
 
 def _anchor_defaults(name: str, metric: str, knobs: dict, inputs: dict, value, digits) -> list[str]:
@@ -373,6 +386,7 @@ def cmd_score(args) -> int:
             sb = _sacrebleu_signature(settings, len(inputs["references"][0]) if inputs["references"] else 0)
             if sb:
                 notes.append(f"{name} (sacrebleu's format): {sb}")
+        if metric in _ANCHOR_DEFAULTS:
             notes.extend(_anchor_defaults(name, metric, knobs, inputs, result.value, args.digits))
         if args.per_item:
             for item, v in _per_item(metric, inputs, settings, result):

@@ -42,6 +42,11 @@ READINGS = {
                      "UTF-8 with a byte-order mark kept, universal newlines, whitespace removed at both ends, "
                      "lines of at most one character dropped",
                      "jiwer cli.py: [ln.strip() for ln in f.readlines() if len(ln.strip()) > 1]"),
+    "rouge-score": Reading("rouge-score", True, True, "none", False,
+                           "UTF-8 with a byte-order mark kept, universal newlines, one summary per line, nothing "
+                           "stripped",
+                           "rouge-score io.py _record_gen: open(filename).read().split('\\n'), the empty record after "
+                           "the final newline dropped"),
     "plain": Reading("plain", False, False, "none", False,
                      "UTF-8 with a leading byte-order mark removed, lines split at \\n or \\r\\n, nothing stripped",
                      "the file's text as written"),
@@ -49,7 +54,8 @@ READINGS = {
 
 # the anchor tool whose reading ``score`` imitates, per measure
 ANCHOR = {"bleu": "sacrebleu", "sentence_bleu": "sacrebleu", "chrf": "sacrebleu",
-          "wer": "jiwer", "cer": "jiwer", "mer": "jiwer", "wil": "jiwer", "wip": "jiwer"}
+          "wer": "jiwer", "cer": "jiwer", "mer": "jiwer", "wil": "jiwer", "wip": "jiwer",
+          "rouge_n": "rouge-score", "rouge_l": "rouge-score", "rouge_lsum": "rouge-score"}
 
 
 def default_reading(metric: str) -> str:
