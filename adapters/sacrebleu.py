@@ -40,6 +40,7 @@ from conformance.protocol import ANY, Adapter, Era, LibraryOutput, Skip
 from oracle.compare import Tolerance
 
 from . import _sacrebleu_chrf as _chrf
+from . import _sacrebleu_ter as _ter
 from ._bleu_inputs import (all_texts as _all_texts, bleu_inputs, bleu_profiles, intl_entities as _intl_entities,
                            intl_without_entities, oracle_on_texts as _oracle_on_texts, segments, sentence_inputs,
                            uniform_weights)
@@ -84,7 +85,7 @@ class SacreBLEU(Adapter):
     matrix_versions = ("1.4.14", "1.5.1", "2.0.0", "2.6.0")
     homepage = "https://github.com/mjpost/sacrebleu"
     issues = "https://github.com/mjpost/sacrebleu/issues"
-    capabilities = {"bleu": dict(_COMMON), "sentence_bleu": dict(_COMMON), **_chrf.CAPABILITIES,
+    capabilities = {"bleu": dict(_COMMON), "sentence_bleu": dict(_COMMON), **_chrf.CAPABILITIES, **_ter.CAPABILITIES,
                     "bleu_statistics": {k: v for k, v in _COMMON.items() if k not in ("tokenizer", "case")}}
     # sacrebleu.compat.corpus_bleu / BLEU(): tokenize='13a', lowercase=False,
     # smooth_method='exp', max_ngram_order=4, effective_order=False; score in percent;
@@ -95,7 +96,7 @@ class SacreBLEU(Adapter):
                 # smooth_value=None, effective_order=False, max_ngram_order=4), a static method (2.x)
                 "bleu_statistics": {"order": "4", "weights": "uniform", "smoothing": "none", "no_match": "zero",
                                     "effective_order": "no", "scale": "percent"},
-                **_chrf.PROFILES}
+                **_chrf.PROFILES, **_ter.PROFILES}
     # where the library documents each profile value that differs from the canonical default
     profile_sources = {"*": {
         "smoothing": "sacrebleu/metrics/bleu.py:159 BLEU(smooth_method='exp'); compat.py:11, :66; README (CLI help) "
@@ -106,7 +107,7 @@ class SacreBLEU(Adapter):
         "no_match": "sacrebleu/metrics/bleu.py:257-259 compute_bleu '# Early stop if there are no matches (#141)' "
                     "'if not any(correct): return BLEUScore(0.0, ...)'; CHANGELOG 2.0.0 'BLEU: In case of no n-gram "
                     "matches at all, skip smoothing and return 0.0 BLEU (#141)'",
-    }, **{m: _chrf.SOURCES for m in _chrf.METRICS}}
+    }, **{m: _chrf.SOURCES for m in _chrf.METRICS}, "ter": _ter.SOURCES}
     # releases whose defaults differ (CHANGELOG.md of the repository, per release)
     eras = (
         Era("<2.0.0", {"*": {"no_match": "smooth"}}, {
@@ -127,6 +128,7 @@ class SacreBLEU(Adapter):
         "sentence_bleu": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
         "bleu_statistics": Tolerance(ulps=8, rel=Fraction(1, 10 ** 12)),
         **_chrf.TOLERANCES,
+        **_ter.TOLERANCES,
     }
 
     def __init__(self):
@@ -139,6 +141,8 @@ class SacreBLEU(Adapter):
     def options(self, metric: str, settings: Mapping[str, str]) -> dict:
         if metric in _chrf.METRICS:
             return _chrf.options(settings)
+        if metric in _ter.METRICS:
+            return _ter.options(settings)
         method = settings["smoothing"]
         value = settings.get("smoothing_value", "-")
         if metric == "bleu_statistics":
@@ -157,6 +161,8 @@ class SacreBLEU(Adapter):
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         if metric in _chrf.METRICS:
             return _chrf.call(metric, options, inputs)
+        if metric in _ter.METRICS:
+            return _ter.call(metric, options, inputs, _chrf.corpus_streams(inputs))
         if metric == "bleu_statistics":
             return _statistics(options, inputs)
         if self.in_versions(_V1):
@@ -220,6 +226,8 @@ class SacreBLEU(Adapter):
                        "with defaults of its own")
         if metric in ("sentence_chrf", "chrf") and self.in_versions(_V1):
             raise Skip("chrF is judged from sacrebleu 2.0 on")
+        if metric == "ter":
+            return _ter.call(metric, {}, inputs, _chrf.corpus_streams(inputs))
         log = logging.getLogger("sacrebleu")
         level = log.level
         log.setLevel(logging.ERROR)

@@ -376,6 +376,12 @@ class SKLearn(Adapter):
             raise Skip("scikit-learn has no per-class accuracy function (the adapter maps it onto "
                        "recall_score(average=None), an option)")
         y_true, y_pred = _as_given(inputs["y_true"]), _as_given(inputs["y_pred"])
+        if metric in _agreement.METRICS:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                labels = list(inputs["labels"]) if "labels" in inputs and metric == "cohen_kappa" else None
+                return _agreement.call(metric, {"weights": None}, {"y_true": y_true, "y_pred": y_pred}, labels,
+                                       kw.get("sample_weight"))
         if "labels" in inputs and metric not in ("accuracy", "balanced_accuracy"):
             kw["labels"] = list(inputs["labels"])
         if "pos_label" in inputs and metric in _PRF:

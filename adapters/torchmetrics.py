@@ -106,6 +106,8 @@ class TorchMetrics(Adapter):
             return _classes.call_bare(metric, inputs)
         if metric in _rouge.METRICS:
             return _rouge.call_bare(metric, inputs)
+        if metric in _agreement.METRICS:   # (preds, target, num_classes): no optional argument
+            return _agreement.call(metric, _agreement.options(metric, self.bare_profile(metric)), inputs)
         return _text.call_bare(metric, inputs)
 
     def defect_classifiers(self) -> dict:

@@ -214,7 +214,8 @@ def _shown(metric: str, x, digits: int | None, settings: dict) -> str:
         return json.dumps({str(k): _shown(metric, v, digits, settings) for k, v in x.items()})
     if metric in INTEGER_MEASURES and digits is None and isinstance(x, (int, Fraction)) and x == int(x):
         return str(int(x))   # as trec_eval prints a count
-    scale = 100 if metric in ("bleu", "sentence_bleu", "chrf") and settings.get("scale", "fraction") == "fraction" else 1
+    scale = 100 if metric in ("bleu", "sentence_bleu", "chrf", "ter") and settings.get("scale", "fraction") == "fraction" \
+        else 1
     nd = digits if digits is not None else (2 if scale == 100 else 4)
     return places(x * scale if scale != 1 else x, nd)
 
@@ -240,6 +241,7 @@ def _sacrebleu_signature(settings: dict, n_refs: int) -> str | None:
 # the anchor's defaults where the canonical default differs: sacrebleu 2.x's BLEU(smooth_method="exp")
 # (sacrebleu/metrics/bleu.py), against no smoothing in Papineni et al. (2002)
 _ANCHOR_DEFAULTS = {"bleu": ("sacrebleu 2.x", {"smoothing": "exp"}),
+                    "ter": ("sacrebleu 2.x", {"zero_reference": "one-if-edits"}),
                     **{m: ("rouge-score", {"tokenizer": "rouge-score", "multi_reference": "best-f"})
                        for m in ("rouge_n", "rouge_l", "rouge_lsum")}}
 

@@ -53,7 +53,7 @@ READINGS = {
 }
 
 # the anchor tool whose reading ``score`` imitates, per measure
-ANCHOR = {"bleu": "sacrebleu", "sentence_bleu": "sacrebleu", "chrf": "sacrebleu",
+ANCHOR = {"bleu": "sacrebleu", "sentence_bleu": "sacrebleu", "chrf": "sacrebleu", "ter": "sacrebleu",
           "wer": "jiwer", "cer": "jiwer", "mer": "jiwer", "wil": "jiwer", "wip": "jiwer",
           "rouge_n": "rouge-score", "rouge_l": "rouge-score", "rouge_lsum": "rouge-score"}
 

@@ -84,6 +84,7 @@ _WHERE = {
     "cider_d": "oracle.cider:CIDER_D",
     "matthews_corrcoef": "oracle.agreement:MATTHEWS_CORRCOEF",
     "cohen_kappa": "oracle.agreement:COHEN_KAPPA",
+    "ter": "oracle.ter:TER",
     "rouge_n": "oracle.rouge:ROUGE_N",
     "rouge_l": "oracle.rouge:ROUGE_L",
     "rouge_lsum": "oracle.rouge:ROUGE_LSUM",

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from conformance import strategies as S
 from conformance.strategies import summaries as SU
+from conformance.strategies import translations as ST_
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,16 @@ def _bleu_identity(inputs, settings):
     return new, _scale(settings)
 
 
+def _ter_identity(inputs, settings):
+    """Each hypothesis replaced by its first reference: no edit, TER 0 (the references of the
+    strategy have words, so the reference length is positive)."""
+    if not all(rs[0].strip() for rs in inputs["references"]):
+        return None   # an empty reference: no word to divide by, or none to match
+    new = dict(inputs)
+    new["hypotheses"] = [r[0] for r in inputs["references"]]
+    return new, Fraction(0)
+
+
 def _em_identity(inputs, settings):
     new = dict(inputs)
     new["predictions"] = [g[0] for g in inputs["references"]]
@@ -110,6 +121,11 @@ PLANS: dict[str, Plan] = {
     # reference is the first of equal ones, which another order can change
     **{name: Plan(name, lambda s: SU.summaries(), upper=_scale, invariances={"segment-order": _permute_segments})
        for name in ("rouge_n", "rouge_l", "rouge_lsum")},
+    # TER: edits over reference words, unbounded above (insertions); a hypothesis equal to
+    # a reference needs no edit
+    "ter": Plan("ter", lambda s: ST_.translations(), upper=lambda s: None,
+                invariances={"segment-order": _permute_segments, "reference-order": _permute_references},
+                identity=_ter_identity),
     "exact_match": Plan(
         "exact_match", lambda s: S.qa_items(),
         invariances={"item-order": _permute_segments, "reference-order": _permute_references},

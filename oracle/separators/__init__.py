@@ -30,7 +30,7 @@ _MODULES = {
     "bleu": "bleu", "chrf": "chrf", "qa": "qa", "language-model": "perplexity", "error_rates": "error_rates",
     "ranking": "ranking", "tagging": "tagging", "classification": "classification",
     "score_ranking": "score_ranking", "vqa": "vqa", "retrieval": "retrieval", "captioning": "captioning",
-    "rouge": "rouge",
+    "rouge": "rouge", "ter": "ter",
 }
 
 
