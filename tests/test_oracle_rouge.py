@@ -1,12 +1,16 @@
 """ROUGE (``oracle.rouge``) against independent formulations: LCS lengths by enumerating
 subsequences, clipped n-gram matches as a multiset intersection, the script's byte-level
-reading of a text, ROUGE-Lsum of one sentence each as ROUGE-L, and rouge-score itself
-where it is installed (the canonical tools' conventions are in the golden cases)."""
+reading of a text, ROUGE-Lsum of one sentence each as ROUGE-L, rouge-score itself where it
+is installed, and the canonical ROUGE-1.5.5.pl where ``METRIC_CONFORMANCE_ROUGE155`` points
+at it."""
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import re
+import shutil
+import subprocess
 from collections import Counter
 from fractions import Fraction
 
@@ -15,7 +19,8 @@ import pytest
 from oracle import ConventionError, compute
 from oracle.rouge import lcs_length, lcs_positions, ngram_stats, tokens
 
-VOCAB = ["the", "cat", "a", "sat", "on", "mat", "dog", "ran", "home", "\u212a", "\u0130", "x-y", "caf\u00e9", "Mat.", "1"]
+VOCAB = ["the", "cat", "a", "sat", "on", "mat", "dog", "ran", "home", "\u212a", "\u0130", "x-y", "caf\u00e9", "Mat.", "1",
+         "e-mail", "--", "Stra\u00dfe"]
 
 
 def _zipf_text(rng: random.Random, n: int) -> str:
@@ -137,3 +142,42 @@ def test_the_oracle_agrees_with_rouge_score_where_no_reference_ties():
                 assert abs(getattr(got[key], field) - float(want)) <= 1e-12, (key, measure, hyp, refs)
                 compared += 1
     assert compared > 3000
+
+
+ROUGE155 = os.environ.get("METRIC_CONFORMANCE_ROUGE155")
+
+
+@pytest.mark.skipif(not ROUGE155 or not shutil.which("perl"),
+                    reason="ROUGE-1.5.5 is not pointed at (METRIC_CONFORMANCE_ROUGE155=<the directory of ROUGE-1.5.5.pl "
+                           "and its data/>; the script needs Perl's XML::DOM and DB_File)")
+@pytest.mark.parametrize("flags, conventions", [((), {}), (("-f", "B"), {"multi_reference": "best-recall"})])
+def test_every_summary_equals_rouge_155(tmp_path, flags, conventions):
+    """The canonical script itself, on Zipf-like summaries of one to three references and
+    several sentences (one per line, its SPL format): each instance's ROUGE-1, ROUGE-2 and
+    ROUGE-L recall and precision (printed to 5 decimals by ``-d``) equal the oracle's
+    defaults (its ROUGE-L is summary-level: the oracle's rouge_lsum)."""
+    rng = random.Random(31 + len(flags))
+    lines, cases = [], []
+    for i in range(30):
+        hyp = _zipf_text(rng, rng.randint(1, 14))
+        refs = [_zipf_text(rng, rng.randint(1, 14)) for _ in range(rng.randint(1, 3))]
+        (tmp_path / f"p{i}").write_text(hyp + "\n", encoding="utf-8")
+        models = []
+        for j, r in enumerate(refs):
+            (tmp_path / f"m{i}_{j}").write_text(r + "\n", encoding="utf-8")
+            models.append(str(tmp_path / f"m{i}_{j}"))
+        lines.append(" ".join([str(tmp_path / f"p{i}"), *models]))
+        cases.append((hyp, refs))
+    (tmp_path / "config").write_text("\n".join(lines) + "\n")
+    out = subprocess.run(["perl", "ROUGE-1.5.5.pl", "-e", "data", "-n", "2", "-d", *flags, "-z", "SPL",
+                          str(tmp_path / "config")], cwd=ROUGE155, capture_output=True, text=True, check=True).stdout
+    printed = {(m.group(1), int(m.group(2))): (float(m.group(3)), float(m.group(4)))
+               for m in re.finditer(r"X ROUGE-(\S+) Eval (\d+)\.X R:([\d.]+) P:([\d.]+)", out)}
+    assert len(printed) == 90
+    for i, (hyp, refs) in enumerate(cases):
+        x = {"hypotheses": [hyp], "references": [refs]}
+        for key, metric, n in (("1", "rouge_n", {"n": "1"}), ("2", "rouge_n", {"n": "2"}), ("L", "rouge_lsum", {})):
+            parts = compute(metric, x, {**n, **conventions}).parts
+            r, p = printed[(key, i + 1)]
+            assert abs(float(parts["recall"]) - r) <= 5.1e-6 and abs(float(parts["precision"]) - p) <= 5.1e-6, \
+                (key, hyp, refs)
