@@ -33,6 +33,7 @@ from . import _torchmetrics_agreement as _agreement
 from . import _torchmetrics_classes as _classes
 from . import _torchmetrics_retrieval as _retrieval
 from . import _torchmetrics_rouge as _rouge
+from . import _torchmetrics_ter as _ter
 from . import _torchmetrics_text as _text
 from ._bleu_inputs import intl_entities, intl_without_entities
 
@@ -47,15 +48,16 @@ class TorchMetrics(Adapter):
     homepage = "https://lightning.ai/docs/torchmetrics/"
     issues = "https://github.com/Lightning-AI/torchmetrics/issues"
     capabilities = {**_text.CAPABILITIES, **_retrieval.CAPABILITIES, **_classes.CAPABILITIES,
-                    **_agreement.CAPABILITIES, **_rouge.CAPABILITIES}
+                    **_agreement.CAPABILITIES, **_rouge.CAPABILITIES,
+                    **_ter.CAPABILITIES}
     profiles = {**_text.PROFILES, **_retrieval.PROFILES, **_classes.PROFILES, **_agreement.PROFILES,
-                **_rouge.PROFILES}
+                **_rouge.PROFILES, **_ter.PROFILES}
     profile_sources = {"*": _text.SOURCES, **{m: _retrieval.SOURCES for m in _retrieval.METRICS},
                        **{m: _classes.SOURCES for m in _classes.METRICS},
                        **{m: _agreement.SOURCES for m in _agreement.METRICS},
-                       **{m: _rouge.SOURCES for m in _rouge.METRICS}}
+                       **{m: _rouge.SOURCES for m in _rouge.METRICS}, "ter": _ter.SOURCES}
     tolerances = {**_text.TOLERANCES, **_retrieval.TOLERANCES, **_classes.TOLERANCES, **_agreement.TOLERANCES,
-                  **_rouge.TOLERANCES}
+                  **_rouge.TOLERANCES, **_ter.TOLERANCES}
     undefined = dict(_agreement.UNDEFINED)
     input_forms = dict(_classes.INPUT_FORMS)
 
@@ -70,6 +72,8 @@ class TorchMetrics(Adapter):
             return _agreement.options(metric, settings)
         if metric in _rouge.METRICS:
             return _rouge.options(metric, settings)
+        if metric in _ter.METRICS:
+            return _ter.options(settings)
         if metric in _classes.METRICS:
             return _classes.options(metric, settings)
         if metric in _retrieval.METRICS:
@@ -82,6 +86,8 @@ class TorchMetrics(Adapter):
             return _agreement.call(metric, options, inputs)
         if metric in _rouge.METRICS:
             return _rouge.call(metric, options, inputs)
+        if metric in _ter.METRICS:
+            return _ter.call(metric, options, inputs)
         if metric in _classes.METRICS:
             return _classes.call(metric, options, inputs)
         if metric in _retrieval.METRICS:
@@ -106,6 +112,8 @@ class TorchMetrics(Adapter):
             return _classes.call_bare(metric, inputs)
         if metric in _rouge.METRICS:
             return _rouge.call_bare(metric, inputs)
+        if metric in _ter.METRICS:
+            return _ter.call_bare(metric, inputs)
         if metric in _agreement.METRICS:   # (preds, target, num_classes): no optional argument
             return _agreement.call(metric, _agreement.options(metric, self.bare_profile(metric)), inputs)
         return _text.call_bare(metric, inputs)
@@ -117,6 +125,7 @@ class TorchMetrics(Adapter):
                 "non-positive-score-not-relevant": _non_positive_relevant,
                 "single-class-refused": _classes.single_class,
                 "mcc-binary-degenerate": _agreement.binary_degenerate,
+                "ter-swapped-roles": _ter.swapped_roles,
                 "all-queries-skipped-zero": _all_skipped,
                 "macro-drops-unseen-declared-classes": _classes.macro_drops_unseen,
                 "topk-tie-order": _classes.topk_tie_order,
@@ -133,6 +142,7 @@ class TorchMetrics(Adapter):
     def defect_models(self) -> dict:
         return {"max-length-as-hits": _max_length_model,
                 "mcc-binary-degenerate": _agreement.binary_degenerate_model,
+                "ter-swapped-roles": _ter.swapped_roles_model,
                 "smoothing-after-zero-check": lambda metric, settings, inputs: 0,
                 "torch-sort-tie-order": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=False),
                 "non-positive-score-not-relevant": lambda m, s, i: _retrieval.library_model(m, s, i, positive_only=True),

@@ -64,11 +64,11 @@ from .torchmetrics import TorchMetrics, _one_thread
 # calls' (_precision_recall_reduce), judged there. (Judging them here too cost a fifth of the
 # test run's strict pass, for the same update code.)
 #
-# MCC, Cohen's kappa and ROUGE are judged through the functional calls only (the torchmetrics
+# MCC, Cohen's kappa, ROUGE and TER are judged through the functional calls only (the torchmetrics
 # adapter): their classes are not mapped here yet.
 _METRICS = tuple(m for m in TorchMetrics.capabilities
                  if m not in ("per_class_accuracy", "precision", "recall") and m not in _retrieval.METRICS
-                 and m not in ("matthews_corrcoef", "cohen_kappa", "rouge_n", "rouge_l"))
+                 and m not in ("matthews_corrcoef", "cohen_kappa", "rouge_n", "rouge_l", "ter"))
 
 
 class TorchMetricsStateful(TorchMetrics):

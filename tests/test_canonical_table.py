@@ -10,7 +10,7 @@ from oracle.registry import get_metric, metric_names
 
 # what a published source names: a year, or a canonical tool or script of the field
 PUBLISHED = re.compile(r"\b(19|20)\d\d\b|trec_eval|mteval|conlleval|sclite|SCTK|SQuAD|vqaEval|coco-caption|"
-                       r"gdeval|ROUGE-1\.5\.5|chrF\+\+\.py|source document|the definition|Jurafsky and Martin")
+                       r"gdeval|ROUGE-1\.5\.5|tercom|chrF\+\+\.py|source document|the definition|Jurafsky and Martin")
 # the libraries this project judges: none of them may be a canonical value's only source
 JUDGED = ("scikit-learn", "sklearn", "seqeval", "sacrebleu", "jiwer", "torchmetrics", "torch", "ranx", "nltk",
           "nervaluate", "Hugging Face", "rapidfuzz", "RapidFuzz", "torcheval", "ir_measures", "pytrec_eval")

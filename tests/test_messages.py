@@ -15,7 +15,7 @@ from oracle import ConventionError, compute, get_metric
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("name, wrong", [("bertscore", "did you mean"), ("TER", "'wer'"), ("meteor", "did you mean")])
+@pytest.mark.parametrize("name, wrong", [("bertscore", "did you mean"), ("COMET", "'ter'"), ("meteor", "did you mean")])
 def test_an_unsupported_metric_is_said_unsupported(name, wrong):
     with pytest.raises(ConventionError) as e:
         compute(name, {})

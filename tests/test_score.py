@@ -107,8 +107,8 @@ def test_output_formats(files, capsys):
 
 
 def test_unsupported_and_malformed_requests_are_clear(files, capsys):
-    assert main(["score", "-m", "ter", "-r", str(files / "ref.txt"), "-i", str(files / "hyp.txt")]) == 2
-    assert "-m ter: not supported; the oracle has bleu" in capsys.readouterr().err
+    assert main(["score", "-m", "meteor", "-r", str(files / "ref.txt"), "-i", str(files / "hyp.txt")]) == 2
+    assert "-m meteor: not supported; the oracle has bleu" in capsys.readouterr().err
     assert main(["score", "-m", "map", str(files / "qrels")]) == 2
     assert "give the qrels and the run file" in capsys.readouterr().err
     assert main(["score", "-m", "wer", "-r", str(files / "ref.txt"), "-i", str(files / "hyp.txt"),
