@@ -133,6 +133,9 @@ class SKLearn(Adapter):
                                   "zero_division": ("zero", "one", "exclude")},
         **_scores.CAPABILITIES,
         **_agreement.CAPABILITIES,
+        # multilabel_confusion_matrix(labels=...): declared classes first, the others present appended and
+        # computed, then only the declared kept (_classification.py:731-737): their samples still count
+        "multilabel_confusion_matrix": {"label_set": _LABEL_SETS, "outside": ("keep",), "samplewise": ("no", "yes")},
     }
     # multilabel indicator rows (n x L of 0/1) go to the same calls: scikit-learn reads them
     # as 'multilabel-indicator' targets (sklearn.utils.multiclass.type_of_target)
@@ -146,6 +149,7 @@ class SKLearn(Adapter):
     input_forms = {m: (("multilabel",) if m in ("precision", "recall", "f1", "accuracy") else ()) + ("weighted",)
                    for m in ("confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall", "f1",
                              "balanced_accuracy", "classification_report", *_agreement.METRICS)}
+    input_forms["multilabel_confusion_matrix"] = ("multilabel", "weighted")
     input_forms.update(_scores.INPUT_FORMS)
     profiles = {
         # confusion_matrix(labels=None); with labels, samples outside them are eliminated
@@ -167,11 +171,16 @@ class SKLearn(Adapter):
                                   "no_weight": "unweighted"},
         **_scores.PROFILES,
         **_agreement.PROFILES,
+        "multilabel_confusion_matrix": {"label_set": "auto", "outside": "keep", "samplewise": "no"},
     }
     # no samples: a ValueError of sklearn's own checks; a 0/0 of P, R or F under zero_division=np.nan: NaN
     undefined = {**{m: ("raise", "nan") for m in ("precision", "recall", "f1", "classification_report")},
                  **_agreement.UNDEFINED}
     profile_sources = {
+        "multilabel_confusion_matrix": {
+            "outside": "sklearn/metrics/_classification.py multilabel_confusion_matrix: 'labels = np.hstack([labels, "
+                       "np.setdiff1d(present_labels, labels ...)])', then only the first n_labels kept: a sample of "
+                       "another class still counts as a false negative or positive of the listed ones"},
         "confusion_matrix": {"outside": "sklearn/metrics/_classification.py:451-453 confusion_matrix(labels=...): "
                                         "'may be used to reorder or select a subset of labels' (:584 'eliminate "
                                         "items not in labels')"},
@@ -221,6 +230,7 @@ class SKLearn(Adapter):
         "classification_report": Tolerance(ulps=8),
         **_scores.TOLERANCES,
         **_agreement.TOLERANCES,
+        "multilabel_confusion_matrix": Tolerance(),
     }
 
     # ------------------------------------------------------------ configuration
@@ -257,6 +267,8 @@ class SKLearn(Adapter):
                     "log_base": int(settings.get("log_base", "2"))}
         if metric in _agreement.METRICS:
             return _agreement.options(metric, settings)
+        if metric == "multilabel_confusion_matrix":
+            return {"label_set": settings["label_set"], "samplewise": settings["samplewise"] == "yes"}
         opts: dict = {"label_set": settings["label_set"]}
         if "outside" in settings and settings.get("average") not in (None, "binary"):
             opts["outside"] = settings["outside"]
@@ -290,6 +302,11 @@ class SKLearn(Adapter):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")   # UndefinedMetricWarning
                 return _agreement.call(metric, options, {"y_true": y_true, "y_pred": y_pred}, labels, sw)
+        if metric == "multilabel_confusion_matrix":
+            m = M.multilabel_confusion_matrix(y_true, y_pred, labels=labels, sample_weight=sw,
+                                              samplewise=options["samplewise"])
+            cast = int if sw is None else float
+            return LibraryOutput(value=[[[cast(x) for x in row] for row in mat] for mat in m.tolist()], raw=m)
         zd = options.get("zero_division", "warn")
         zd = np.nan if zd == "nan" else zd
         with warnings.catch_warnings():
@@ -382,6 +399,11 @@ class SKLearn(Adapter):
                 labels = list(inputs["labels"]) if "labels" in inputs and metric == "cohen_kappa" else None
                 return _agreement.call(metric, {"weights": None}, {"y_true": y_true, "y_pred": y_pred}, labels,
                                        kw.get("sample_weight"))
+        if metric == "multilabel_confusion_matrix":
+            labels = list(inputs["labels"]) if "labels" in inputs else None
+            m = M.multilabel_confusion_matrix(y_true, y_pred, labels=labels, **kw)
+            cast = int if "sample_weight" not in kw else float
+            return LibraryOutput(value=[[[cast(x) for x in row] for row in mat] for mat in m.tolist()])
         if "labels" in inputs and metric not in ("accuracy", "balanced_accuracy"):
             kw["labels"] = list(inputs["labels"])
         if "pos_label" in inputs and metric in _PRF:

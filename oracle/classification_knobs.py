@@ -70,6 +70,12 @@ NORMALIZE = Knob(
                      "without samples: a row of 0)",
              "pred": f"{_SK} confusion_matrix(normalize='pred'): cm / cm.sum(axis=0), nan_to_num",
              "all": f"{_SK} confusion_matrix(normalize='all'): cm / cm.sum(), nan_to_num"})
+SAMPLEWISE = Knob(
+    "samplewise", "multilabel_confusion_matrix: one 2 x 2 matrix per label, or per sample (over its labels)", "no",
+    choices=("no", "yes"), key="sw",
+    sources={"no": "Tsoumakas and Katakis 2007, Multi-label classification: an overview (binary relevance: one "
+                   "binary problem per label)",
+             "yes": f"{_SK} multilabel_confusion_matrix(samplewise=True): 'the confusion matrix ... for each sample'"})
 NO_WEIGHT = Knob(
     "no_weight", "a weighted average whose classes all have support 0 (no weight to average with)", "undefined",
     choices=("undefined", "unweighted", "zero-if-predicted"),

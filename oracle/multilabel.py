@@ -50,8 +50,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .conventions import InputError
-from .tally import Tally, _width
+from .classification_knobs import LABEL_SET, OUTSIDE_PRF, SAMPLEWISE
+from .conventions import InputError, Metric, Result
+from .tally import Tally, _width, tally
 
 _FIELDS = ("y_true", "y_pred", "labels", "pos_label", "sample_weight")
 
@@ -218,3 +219,40 @@ def subset_accuracy(inputs, settings: dict) -> tuple[Fraction | None, dict]:
         total = sum(weights, Fraction(0))
     stats = {"labels": columns, "n": total, "correct": correct}
     return (Fraction(correct) / total if total else None), stats
+
+
+def compute_multilabel_confusion_matrix(inputs, settings: dict) -> Result:
+    """Per label j (binary relevance: Tsoumakas and Katakis 2007), the 2 x 2 matrix
+    [[tn_j, fp_j], [fn_j, tp_j]] (scikit-learn ``multilabel_confusion_matrix``'s layout), with
+    tn_j = N - tp_j - fp_j - fn_j, N the samples (or their total weight). Indicator rows: the
+    declared columns; single-label data: each class one-vs-rest, a sample of a label outside
+    the declared ones counted as ``outside`` says. ``samplewise=yes`` (indicator rows only): one
+    matrix per sample over its declared columns, tn_i = L - tp_i - fp_i - fn_i, scaled by the
+    sample's weight."""
+    if is_multilabel(inputs):
+        by = "sample" if settings["samplewise"] == "yes" else "label"
+        t = indicator_tally(inputs, settings, by=by)
+        if by == "sample":
+            width = len(read_indicators(inputs, settings)[2])
+            ws = t.unit_weights or [1] * len(t.tp)
+            cells = [(w * width - w * (a + b + c), w * b, w * c, w * a) for w, a, b, c in zip(ws, t.tp, t.fp, t.fn)]
+        else:
+            cells = [(t.n - a - b - c, b, c, a) for a, b, c in zip(t.tp, t.fp, t.fn)]
+    else:
+        if settings["samplewise"] == "yes":
+            raise InputError("y_true: samplewise matrices are defined for multilabel indicator rows, not for a list "
+                             "of labels (scikit-learn: 'Samplewise metrics are not available outside of multilabel "
+                             "classification')", item="y_true")
+        t, _ = tally(inputs, settings, with_matrix=False)
+        cells = [(t.n - a - b - c, b, c, a) for a, b, c in zip(t.tp, t.fp, t.fn)]
+    value = [[[tn, fp], [fn, tp]] for tn, fp, fn, tp in cells]
+    return Result(value, stats=t.stats(), parts={"labels": list(t.classes)})
+
+
+MULTILABEL_CONFUSION_MATRIX = Metric(
+    name="multilabel_confusion_matrix", family="classification",
+    summary="Per label (or per sample) the 2 x 2 matrix [[tn, fp], [fn, tp]] of binary relevance",
+    knobs=(LABEL_SET, OUTSIDE_PRF, SAMPLEWISE),
+    inputs={"y_true": "indicator rows (n x L of 0/1), or a list of labels", "y_pred": "the same shape as y_true",
+            "labels": "optional: the declared labels (columns of indicator rows), in order"},
+    compute_fn=compute_multilabel_confusion_matrix)

@@ -82,6 +82,7 @@ _WHERE = {
     "cross_modal_recall_at_k": "oracle.retrieval:RECALL_AT_K",
     "cider": "oracle.cider:CIDER",
     "cider_d": "oracle.cider:CIDER_D",
+    "multilabel_confusion_matrix": "oracle.multilabel:MULTILABEL_CONFUSION_MATRIX",
     "matthews_corrcoef": "oracle.agreement:MATTHEWS_CORRCOEF",
     "cohen_kappa": "oracle.agreement:COHEN_KAPPA",
     "ter": "oracle.ter:TER",

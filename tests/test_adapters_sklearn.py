@@ -43,7 +43,7 @@ def test_registry_names_the_adapter(sk):
     assert set(info.metrics) == {"confusion_matrix", "accuracy", "per_class_accuracy", "precision", "recall",
                                  "f1", "balanced_accuracy", "classification_report", "score_average_precision",
                                  "label_ranking_average_precision", "score_dcg", "score_ndcg",
-                                 "top_k_accuracy", "matthews_corrcoef", "cohen_kappa"}
+                                 "top_k_accuracy", "matthews_corrcoef", "cohen_kappa", "multilabel_confusion_matrix"}
     assert sk.available() == (True, "")
 
 
@@ -327,6 +327,8 @@ def test_recorded_exact_values_match_the_hand_derivations():
         "sklearn-per_class_accuracy-0008": {"0": U},               # class 0 has no row
         "sklearn-confusion_matrix-0200": [["0"]],                  # the one sample has weight 0
         "sklearn-per_class_accuracy-0207": {"0": U},               # class 0's row weighs 0
+        "sklearn-multilabel_confusion_matrix-0001": [],            # no label, no matrix
+        "sklearn-multilabel_confusion_matrix-0200": [[["0", "0"], ["0", "0"]]],   # the one sample weighs 0
     }
     # tp 0, fp 1, fn 1: F1 = 2 tp / (2 tp + fp + fn) = 0/2, no zero division (the 1.3 entries)
     assert by_id["sklearn-f1-0101"]["exact"] == by_id["sklearn-f1-0102"]["exact"] == "0"

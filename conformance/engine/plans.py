@@ -160,6 +160,13 @@ for _name, _lower in (("matthews_corrcoef", Fraction(-1)), ("cohen_kappa", None)
     PLANS[_name] = Plan(_name, SC.for_settings, upper=lambda s: Fraction(1), lower=lambda s, v=_lower: v,
                         invariances={"sample-order": SC.permute_samples}, forms=SC.forms(_name))
 
+# per-label (or per-sample) counts: no upper bound; samplewise matrices exist for indicator rows only
+PLANS["multilabel_confusion_matrix"] = Plan(
+    "multilabel_confusion_matrix",
+    lambda s: SC.multilabel_for(s) if s.get("samplewise") == "yes" else SC.for_settings(s), upper=lambda s: None,
+    invariances={"sample-order": SC.permute_samples},
+    forms={"multilabel": (lambda s: s.get("samplewise") != "yes", SC.multilabel_for), **SC.forms("confusion_matrix")})
+
 from conformance.strategies import tagging as ST  # noqa: E402
 
 PLANS.update({name: Plan(name, ST.for_settings, upper=ST.upper(name), invariances=ST.invariances(name),

@@ -175,6 +175,11 @@ def _scores_for(settings) -> st.SearchStrategy:
     return scores()
 
 
+def multilabel_for(settings) -> st.SearchStrategy:
+    """Indicator rows that fit ``settings`` (the public name of the multilabel form)."""
+    return _multilabel_for(settings)
+
+
 def forms(metric: str) -> dict:
     """The other input shapes a metric takes (``Plan.forms``): sample weights for every
     metric; multilabel indicator rows and rows of class scores (``y_score``, read under
