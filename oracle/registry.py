@@ -89,6 +89,7 @@ _WHERE = {
     "rouge_n": "oracle.rouge:ROUGE_N",
     "rouge_l": "oracle.rouge:ROUGE_L",
     "rouge_lsum": "oracle.rouge:ROUGE_LSUM",
+    "rouge_s": "oracle.rouge:ROUGE_S",
 }
 
 _cache: dict[str, Metric] = {}

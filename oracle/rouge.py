@@ -134,6 +134,23 @@ def ngram_stats(hyp: list, ref: list, n: int) -> tuple[int, int, int]:
     return hit, sum(r.values()), sum(h.values())
 
 
+def skip_bigrams(toks: list, distance, unigrams: str) -> Counter:
+    """The skip-bigrams (t_i, t_j), i < j, with at most ``distance`` words between them (all
+    pairs for ``None``), and the unigrams ``unigrams`` adds: ``all`` every token (Lin section 5,
+    ROUGE-SU "with the addition of unigram as counting unit"), ``all-but-last`` every token but
+    the last (ROUGE-1.5.5 createSkipBigram: 'for($i=0;$i<$#m_tokens;$i++)' adds them inside its
+    pair loop), ``none`` no unigram (ROUGE-S)."""
+    out: Counter = Counter()
+    n = len(toks)
+    for i in range(n):
+        if unigrams == "all" or (unigrams == "all-but-last" and i < n - 1):
+            out[(toks[i],)] += 1
+        last = n - 1 if distance is None else min(n - 1, i + distance + 1)
+        for j in range(i + 1, last + 1):
+            out[(toks[i], toks[j])] += 1
+    return out
+
+
 def _lcs_table(ref: list, hyp: list) -> list[list[int]]:
     t = [[0] * (len(hyp) + 1) for _ in range(len(ref) + 1)]
     for i in range(1, len(ref) + 1):
@@ -234,6 +251,10 @@ def pair_stats(hyp, ref, family: str, settings: dict) -> tuple[int, int, int]:
         return ngram_stats(hyp, ref, int(settings["n"]))
     if family == "rouge_l":
         return lcs_length(ref, hyp), len(ref), len(hyp)
+    if family == "rouge_s":
+        d = None if settings["skip_distance"] == "none" else int(settings["skip_distance"])
+        h, r = skip_bigrams(hyp, d, settings["unigrams"]), skip_bigrams(ref, d, settings["unigrams"])
+        return sum(min(c, h[g]) for g, c in r.items() if g in h), sum(r.values()), sum(h.values())
     return lsum_stats(hyp, ref, settings["lcs_path"])
 
 
@@ -279,6 +300,17 @@ _PATH = Knob("lcs_path", "which LCS a reference sentence takes when there are se
              unspecified=f"{LIN} section 3.2 takes 'the LCS' of each pair; where several exist the union, and so "
                          "the score, depends on the one taken: the script's backtracking is the representative")
 
+_SKIP = Knob("skip_distance", "the most words between the two of a skip-bigram ('none': any gap)", "none",
+             kind="int", minimum=0, special=("none",), key="skip",
+             sources={"none": f"{LIN} section 5 (ROUGE-S: any pair in sentence order); {PERL} -2 -1",
+                      "*": f"{LIN} section 5 (ROUGE-S4, ROUGE-S9: a maximum skip distance); {PERL} -2 N"})
+_UNIGRAMS = Knob("unigrams", "the unigrams ROUGE-SU adds to the skip-bigrams", "none",
+                 choices=("none", "all", "all-but-last"), key="su",
+                 sources={"none": f"{LIN} section 5 (ROUGE-S)",
+                          "all": f"{LIN} section 5.1 (ROUGE-SU: 'the addition of unigram as counting unit')",
+                          "all-but-last": f"{PERL} -u: createSkipBigram counts the unigram of every token but the "
+                                          "last (its loop runs to $#m_tokens - 1)"})
+
 ROUGE_N = Metric(
     name="rouge_n", family="rouge", sig_name="ROUGE-N",
     summary="ROUGE-N: clipped n-gram recall, precision and F of hypotheses against references (Lin 2004)",
@@ -290,6 +322,13 @@ ROUGE_L = Metric(
     name="rouge_l", family="rouge", sig_name="ROUGE-L",
     summary="ROUGE-L: longest common subsequence of the whole texts, as recall, precision and F (Lin 2004, 3.1)",
     knobs=_knobs(), compute_fn=_compute("rouge_l"),
+    inputs={"hypotheses": "list of hypothesis (system summary) strings",
+            "references": "references[i]: the list (>= 1) of reference summaries of hypotheses[i]"})
+
+ROUGE_S = Metric(
+    name="rouge_s", family="rouge", sig_name="ROUGE-S",
+    summary="ROUGE-S and ROUGE-SU: skip-bigram (and unigram) co-occurrence, clipped (Lin 2004, section 5)",
+    knobs=_knobs((_SKIP, _UNIGRAMS)), compute_fn=_compute("rouge_s"),
     inputs={"hypotheses": "list of hypothesis (system summary) strings",
             "references": "references[i]: the list (>= 1) of reference summaries of hypotheses[i]"})
 

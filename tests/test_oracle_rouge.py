@@ -155,7 +155,8 @@ def test_every_summary_equals_rouge_155(tmp_path, flags, conventions):
     """The canonical script itself, on Zipf-like summaries of one to three references and
     several sentences (one per line, its SPL format): each instance's ROUGE-1, ROUGE-2 and
     ROUGE-L recall and precision (printed to 5 decimals by ``-d``) equal the oracle's
-    defaults (its ROUGE-L is summary-level: the oracle's rouge_lsum)."""
+    defaults (its ROUGE-L is summary-level: the oracle's rouge_lsum), and its ROUGE-SU4 the
+    oracle's rouge_s with skip_distance=4 and the script's unigrams."""
     rng = random.Random(31 + len(flags))
     lines, cases = [], []
     for i in range(30):
@@ -169,14 +170,15 @@ def test_every_summary_equals_rouge_155(tmp_path, flags, conventions):
         lines.append(" ".join([str(tmp_path / f"p{i}"), *models]))
         cases.append((hyp, refs))
     (tmp_path / "config").write_text("\n".join(lines) + "\n")
-    out = subprocess.run(["perl", "ROUGE-1.5.5.pl", "-e", "data", "-n", "2", "-d", *flags, "-z", "SPL",
+    out = subprocess.run(["perl", "ROUGE-1.5.5.pl", "-e", "data", "-n", "2", "-2", "4", "-u", "-d", *flags, "-z", "SPL",
                           str(tmp_path / "config")], cwd=ROUGE155, capture_output=True, text=True, check=True).stdout
     printed = {(m.group(1), int(m.group(2))): (float(m.group(3)), float(m.group(4)))
                for m in re.finditer(r"X ROUGE-(\S+) Eval (\d+)\.X R:([\d.]+) P:([\d.]+)", out)}
-    assert len(printed) == 90
+    assert len(printed) == 120
     for i, (hyp, refs) in enumerate(cases):
         x = {"hypotheses": [hyp], "references": [refs]}
-        for key, metric, n in (("1", "rouge_n", {"n": "1"}), ("2", "rouge_n", {"n": "2"}), ("L", "rouge_lsum", {})):
+        for key, metric, n in (("1", "rouge_n", {"n": "1"}), ("2", "rouge_n", {"n": "2"}), ("L", "rouge_lsum", {}),
+                               ("SU4", "rouge_s", {"skip_distance": "4", "unigrams": "all-but-last"})):
             parts = compute(metric, x, {**n, **conventions}).parts
             r, p = printed[(key, i + 1)]
             assert abs(float(parts["recall"]) - r) <= 5.1e-6 and abs(float(parts["precision"]) - p) <= 5.1e-6, \

@@ -120,7 +120,7 @@ PLANS: dict[str, Plan] = {
     # free); pooled and averaged references are sums over references, and the best
     # reference is the first of equal ones, which another order can change
     **{name: Plan(name, lambda s: SU.summaries(), upper=_scale, invariances={"segment-order": _permute_segments})
-       for name in ("rouge_n", "rouge_l", "rouge_lsum")},
+       for name in ("rouge_n", "rouge_l", "rouge_lsum", "rouge_s")},
     # TER: edits over reference words, unbounded above (insertions); a hypothesis equal to
     # a reference needs no edit
     "ter": Plan("ter", lambda s: ST_.translations(), upper=lambda s: None,

@@ -1,7 +1,7 @@
 """Separating probes of ROUGE-N, ROUGE-L and ROUGE-Lsum (``oracle.rouge``)."""
 from __future__ import annotations
 
-_ALL = ("rouge_n", "rouge_l", "rouge_lsum")
+_ALL = ("rouge_n", "rouge_l", "rouge_lsum", "rouge_s")
 
 
 def _one(hyp: str, refs: list[str]) -> dict:
@@ -25,4 +25,10 @@ PROBES = [
     # 'b'); the second hypothesis sentence 'a' matches 'a': the union holds one token when
     # the first LCS is 'a' (up), two when it is 'b' (left)
     ("two-lcs", _one("b a\na", ["a b"]), ("rouge_lsum",)),
+    # the pairs (f, f) of the reference lie 0, 1 and 2 words apart, and their counts clip the
+    # hypothesis' one pair differently at every skip distance (found by a search over small strings)
+    ("skip-gaps", _one("f f", ["h b f f f a e b b"]), ("rouge_s",)),
+    # unigrams: skip-bigrams match 2 of 3 (none); with the unigrams but the last ones
+    # (the script's -u) 3 of 5; with every unigram 5 of 6
+    ("last-unigram", _one("a b c", ["a c b"]), ("rouge_s",)),
 ]
