@@ -93,11 +93,15 @@ def _knobs(extra: tuple = ()) -> tuple:
                       "best-recall": f"{PERL} -f B: the reference of highest recall, the first of equals",
                       "best-f": f"{RS} score_multi (np.argmax of fmeasure); {TM} accumulate='best'",
                       "average": f"{TM} accumulate='avg' (the mean of each measure)"}),
-        Knob("aggregate", "a corpus: the mean of the segments' values, or their statistics pooled", "mean",
-             choices=("mean", "pooled"), key="agg",
-             sources={"mean": f"{PERL} computeAverages (per-summary average, the default); {TM} "
+        Knob("aggregate", "a corpus: the mean of the segments' values, their statistics pooled, or the script's "
+             "bootstrap estimate of either", "mean",
+             choices=("mean", "pooled", "bootstrap-mean", "bootstrap-pooled"), key="agg",
+             sources={"mean": f"{LIN} (ROUGE of a system: the average over its summaries); {TM} "
                               "_rouge_score_compute (mean)",
-                      "pooled": f"{PERL} -t 1 (token counting units: hits and counts summed over the summaries)"}),
+                      "pooled": f"{PERL} -t 1 (token counting units: hits and counts summed over the summaries)",
+                      "bootstrap-mean": f"{PERL} computeAverages: the Average it prints is the mean of 1000 (-r) "
+                                        "seeded bootstrap resamples of the summaries' values (bootstrapResampling)",
+                      "bootstrap-pooled": f"{PERL} -t 1: the same resamples, each pooling the drawn summaries' counts"}),
         Knob("scale", "fraction (0..1) or percent (0..100)", "fraction", choices=("fraction", "percent"),
              key="scale", sources={"fraction": LIN, "percent": "papers' tables (100 x the value)"}),
     )
@@ -238,6 +242,44 @@ def _segment(stats: list, settings: dict) -> tuple[dict, tuple | None]:
     return each[best], stats[best]
 
 
+RESAMPLES = 1000   # ROUGE-1.5.5's default -r
+
+
+def perl_draws(seed: int, n: int) -> list[int]:
+    """``srand(seed)`` then ``int(rand(n))`` n times, as Perl 5.20 and later compute them (its
+    own drand48: x = (seed << 16) + 0x330E, x = (0x5DEECE66D x + 11) mod 2^48, rand(n) = n *
+    (x / 2^48) in doubles)."""
+    x = ((seed & 0xFFFFFFFF) << 16) + 0x330E
+    out = []
+    for _ in range(n):
+        x = (0x5DEECE66D * x + 0xB) & ((1 << 48) - 1)
+        out.append(int(float(n) * (x / 281474976710656.0)))
+    return out
+
+
+def bootstrap(values: list, stats: list, alpha: Fraction, pooled: bool) -> dict:
+    """ROUGE-1.5.5's printed average (computeAverages, bootstrapResampling): resample r = 0 ..
+    999 seeds Perl's generator with r and draws as many summaries as there are, with
+    replacement, from its test ids sorted as strings ('1.X', '10.X', '2.X', ... for the
+    summaries numbered from 1); each resample's value is the mean of the drawn summaries'
+    measures (or, ``pooled``, the measures of their summed counts); the average is the mean
+    over the resamples. The script then prints it to 5 decimals, from per-summary values it
+    rounded to 5 decimals first: that rounding is the script's printing, not the estimate."""
+    n = len(values)
+    order = sorted(range(n), key=lambda i: f"{i + 1}.X")
+    totals = {"recall": Fraction(0), "precision": Fraction(0), "f": Fraction(0)}
+    for r in range(RESAMPLES):
+        drawn = [order[k] for k in perl_draws(r, n)]
+        if pooled:
+            hit = sum(stats[i][0] for i in drawn)
+            ms = measures(hit, sum(stats[i][1] for i in drawn), sum(stats[i][2] for i in drawn), alpha)
+        else:
+            ms = {k: sum((values[i][k] for i in drawn), Fraction(0)) / n for k in totals}
+        for k in totals:
+            totals[k] += ms[k]
+    return {k: v / RESAMPLES for k, v in totals.items()}
+
+
 def prepare(text: str, family: str, tokenizer: str):
     """What a text becomes for ``family``: its tokens, or (rouge_lsum) its sentences' tokens."""
     if family == "rouge_lsum":
@@ -261,7 +303,7 @@ def pair_stats(hyp, ref, family: str, settings: dict) -> tuple[int, int, int]:
 def _compute(family: str):
     def compute(inputs, settings) -> Result:
         hyps, refs = _check_corpus(inputs, "ROUGE")
-        if settings["aggregate"] == "pooled" and settings["multi_reference"] == "average":
+        if settings["aggregate"] in ("pooled", "bootstrap-pooled") and settings["multi_reference"] == "average":
             raise ConventionError("aggregate=pooled sums each segment's statistics, and multi_reference=average "
                                   "has none (it averages the measures); choose another multi_reference")
         tok = settings["tokenizer"]
@@ -282,6 +324,8 @@ def _compute(family: str):
         m = settings["measure"]
         if settings["aggregate"] == "pooled":
             parts = measures(*pooled, alpha)
+        elif settings["aggregate"].startswith("bootstrap"):
+            parts = bootstrap(values, per, alpha, settings["aggregate"] == "bootstrap-pooled")
         else:
             parts = {k: sum((v[k] for v in values), Fraction(0)) / len(values) for k in ("recall", "precision", "f")}
         value = parts[m] * (100 if settings["scale"] == "percent" else 1)

@@ -183,3 +183,19 @@ def test_every_summary_equals_rouge_155(tmp_path, flags, conventions):
             r, p = printed[(key, i + 1)]
             assert abs(float(parts["recall"]) - r) <= 5.1e-6 and abs(float(parts["precision"]) - p) <= 5.1e-6, \
                 (key, hyp, refs)
+
+
+@pytest.mark.skipif(not shutil.which("perl"), reason="perl is not on PATH")
+def test_the_bootstrap_draws_are_perls_own():
+    """``perl_draws`` (ROUGE-1.5.5's resampling: srand(seed), int(rand(n))) against Perl."""
+    from oracle.rouge import perl_draws
+    for seed, n in ((0, 7), (1, 3), (999, 40), (12345, 1000)):
+        out = subprocess.run(["perl", "-e", f"srand({seed}); print join(',', map {{ int(rand({n})) }} 1..{n})"],
+                             capture_output=True, text=True, check=True).stdout
+        assert [int(x) for x in out.split(",")] == perl_draws(seed, n)
+
+
+def test_one_summary_bootstraps_to_its_own_value():
+    """Every resample of one summary draws that summary: the bootstrap estimate is its value."""
+    x = {"hypotheses": ["a b"], "references": [["a b c"]]}
+    assert compute("rouge_n", x, {"aggregate": "bootstrap-mean"}).value == compute("rouge_n", x).value == Fraction(4, 5)

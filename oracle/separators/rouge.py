@@ -19,6 +19,9 @@ PROBES = [
     ("two-references", _one("a b c d e f", ["a", "a b c d x y z w"]), _ALL),
     # two segments of different lengths: the mean of their values is not their pooled value
     ("two-segments", {"hypotheses": ["a b c d", "a"], "references": [["a b"], ["a x y"]]}, _ALL),
+    # three summaries of values 1, 0, 0: ROUGE-1.5.5's 1000 seeded resamples draw the first
+    # 1002 times in 3000, so the bootstrap average is 167/500, not the mean 1/3
+    ("three-segments", {"hypotheses": ["the", "", ""], "references": [["the"], [""], [""]]}, _ALL),
     # one token of eight replaced: 7/8 of the unigrams match, 5/7 of the bigrams ... 1/3 of the 6-grams
     ("orders", _one("a b c d e f g h", ["a b c d e f x h"]), ("rouge_n",)),
     # the reference sentence 'a b' and the hypothesis sentence 'b a' have two LCS ('a' or
