@@ -44,12 +44,16 @@ def _pearson_squared_and_sign(y_true, y_pred):
     return cxy * cxy / (cxx * cyy), (cxy > 0) - (cxy < 0)
 
 
+def _label_pairs(seed: int, count: int, classes: int = 4):
+    """``count`` random (y_true, y_pred) of 1 to 10 samples over 1 to ``classes`` classes."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        n, k = rng.randint(1, 10), rng.randint(1, classes)
+        yield [rng.randrange(k) for _ in range(n)], [rng.randrange(k) for _ in range(n)]
+
+
 def test_mcc_is_the_correlation_of_the_indicator_matrices():
-    rng = random.Random(3)
-    for _ in range(300):
-        n, k = rng.randint(1, 10), rng.randint(1, 4)
-        yt = [rng.randrange(k) for _ in range(n)]
-        yp = [rng.randrange(k) for _ in range(n)]
+    for yt, yp in _label_pairs(3, 300):
         v = compute("matthews_corrcoef", {"y_true": yt, "y_pred": yp}).value
         want = _pearson_squared_and_sign(yt, yp)
         if want is None:
@@ -81,11 +85,8 @@ def test_binary_mcc_is_matthews_tp_tn_form():
 
 
 def test_unweighted_kappa_is_observed_against_chance_agreement():
-    rng = random.Random(5)
-    for _ in range(300):
-        n, k = rng.randint(1, 10), rng.randint(1, 4)
-        yt = [rng.randrange(k) for _ in range(n)]
-        yp = [rng.randrange(k) for _ in range(n)]
+    for yt, yp in _label_pairs(5, 300):
+        n = len(yt)
         classes = sorted(set(yt) | set(yp))
         po = Fraction(sum(a == b for a, b in zip(yt, yp)), n)
         pe = sum(Fraction(yt.count(c) * yp.count(c), n * n) for c in classes)
@@ -97,11 +98,7 @@ def test_unweighted_kappa_is_observed_against_chance_agreement():
 
 
 def test_kappa_is_symmetric_in_the_raters_under_every_weighting():
-    rng = random.Random(6)
-    for _ in range(200):
-        n, k = rng.randint(1, 10), rng.randint(1, 5)
-        yt = [rng.randrange(k) for _ in range(n)]
-        yp = [rng.randrange(k) for _ in range(n)]
+    for yt, yp in _label_pairs(6, 200, classes=5):
         for w in ("none", "linear", "quadratic"):
             a = compute("cohen_kappa", {"y_true": yt, "y_pred": yp}, {"weights": w}).value
             b = compute("cohen_kappa", {"y_true": yp, "y_pred": yt}, {"weights": w}).value
