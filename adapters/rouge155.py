@@ -100,6 +100,10 @@ class Rouge155(Adapter):
             row = "ROUGE-L"
         return {"flags": flags, "row": row, "field": _ROW[settings["measure"]]}
 
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """the script with its defaults (``-f A -p 0.5``, no ``-t``): the options the adapter passes for the profile are those defaults, plus the measure's own ``-n``/``-2``."""
+        return self.call(metric, self.options(metric, self.bare_profile(metric)), inputs)
+
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         hyps, refs = inputs.get("hypotheses"), inputs.get("references")
         if not isinstance(hyps, list) or not isinstance(refs, list) or len(hyps) != len(refs) or not hyps:

@@ -84,6 +84,10 @@ class Tercom(Adapter):
     def defect_models(self) -> dict:
         return {"no-reference-word-infinity": lambda metric, settings, inputs: float("inf")}
 
+    def call_bare(self, metric: str, inputs: Mapping) -> LibraryOutput:
+        """tercom with its defaults (``-b 20 -d 50``, lowercased, no normalization): what the adapter passes for the profile."""
+        return self.call(metric, self.options(metric, self.bare_profile(metric)), inputs)
+
     def call(self, metric: str, options: Mapping, inputs: Mapping) -> LibraryOutput:
         hyps, refs = inputs.get("hypotheses"), inputs.get("references")
         if not isinstance(hyps, list) or not isinstance(refs, list) or len(hyps) != len(refs) or not hyps:

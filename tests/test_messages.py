@@ -32,7 +32,7 @@ def test_a_misspelt_metric_gets_a_suggestion(capsys):
         compute("ndgc", {})
     with pytest.raises(ConventionError, match="did you mean 'wer'\\? names and values are case-sensitive"):
         compute("WER", {})
-    with pytest.raises(ConventionError, match="did you mean 'rouge_n'"):
+    with pytest.raises(ConventionError, match="did you mean 'rouge_[nls]"):
         compute("rouge", {})
 
 
