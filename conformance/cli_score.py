@@ -174,7 +174,7 @@ def _family(metric: str) -> str:
         return "rates"
     if metric in ("entity_f1", "entity_precision", "entity_recall"):
         return "tagging"
-    if metric in ("rouge_n", "rouge_l", "rouge_lsum"):
+    if metric in ("rouge_n", "rouge_l", "rouge_lsum", "rouge_s"):
         return "summaries"
     return ""
 

@@ -84,7 +84,7 @@ from oracle.registry import ranking_metrics  # noqa: E402
 
 _RANKING = ranking_metrics()
 FORMAT_METRICS = {
-    "text": ("bleu", "chrf", "ter", "wer", "cer", "mer", "wil", "wip", "rouge_n", "rouge_l", "rouge_lsum"),
+    "text": ("bleu", "chrf", "ter", "wer", "cer", "mer", "wil", "wip", "rouge_n", "rouge_l", "rouge_lsum", "rouge_s"),
     "conll": ("token_accuracy", "entity_f1", "entity_precision", "entity_recall"),
     "trec": _RANKING,
     "coco": ("cider_d", "cider", "bleu"),
@@ -191,7 +191,7 @@ def read_text(hyp, refs, metric: str = "bleu", reading: str | None = None, notes
         if len(s) != len(hyps):
             raise FormatError(r, None, f"{len(s)} lines but the hypotheses "
                                        f"{'on standard input' if str(hyp) == '-' else 'file ' + str(hyp)} have {len(hyps)}")
-    if metric in ("bleu", "sentence_bleu", "chrf", "ter", "rouge_n", "rouge_l", "rouge_lsum"):
+    if metric in ("bleu", "sentence_bleu", "chrf", "ter", "rouge_n", "rouge_l", "rouge_lsum", "rouge_s"):
         return {"hypotheses": hyps, "references": [list(x) for x in zip(*streams)] if hyps else []}
     if len(streams) != 1:
         raise InputError(f"ref: {metric} takes one reference file, {len(streams)} given", item="ref")
