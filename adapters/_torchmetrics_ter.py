@@ -51,14 +51,16 @@ def call_bare(metric: str, inputs: Mapping) -> LibraryOutput:
 def _segments(settings: Mapping[str, str], inputs: Mapping):
     """Per segment: (edits as tercom counts them, edits with the roles swapped as
     ``_compute_sentence_statistics`` calls it, the average reference length)."""
-    from oracle.ter import java_trim, pair_edits, segment, tokens
+    from oracle.ter import pair_edits, read, segment, tokens
     out = []
     for h, rs in zip(inputs["hypotheses"], inputs["references"]):
         right, words, _ = segment(h, list(rs), settings)
+        text = read(h, settings)
+        hw = tokens(text, settings) if text else []
         swapped = None
         for r in rs:
-            low = (lambda t: t.lower()) if settings["case"] == "insensitive" else (lambda t: t)
-            hw, rw = (tokens(low(java_trim(x)), settings) if java_trim(x) else [] for x in (h, r))
+            text = read(r, settings)
+            rw = tokens(text, settings) if text else []
             # _translation_edit_rate(tgt_words, pred_words): the reference in the hypothesis' place;
             # 'if len(target_words) == 0: return 0' then reads the hypothesis' length
             e = 0 if not hw else len(hw) if not rw else pair_edits(rw, hw, settings)

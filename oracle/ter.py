@@ -320,11 +320,16 @@ def pair_edits(hyp: list, ref: list, settings: dict) -> int:
     return edits + shifts
 
 
+def read(text: str, settings: dict) -> str:
+    """A segment as tercom's TER(String, String) receives it: trimmed by its reader, then
+    lowercased under case=insensitive."""
+    text = java_trim(text)
+    return text.lower() if settings["case"] == "insensitive" else text
+
+
 def segment(hyp: str, refs: list, settings: dict) -> tuple[int, Fraction, int]:
     """(fewest edits, average reference length, index of the reference) of one segment."""
-    hyp, refs = java_trim(hyp), [java_trim(r) for r in refs]
-    if settings["case"] == "insensitive":
-        hyp, refs = hyp.lower(), [r.lower() for r in refs]
+    hyp, refs = read(hyp, settings), [read(r, settings) for r in refs]
     best, best_i, words = None, 0, Fraction(0)
     h = tokens(hyp, settings)
     for k, ref in enumerate(refs):
